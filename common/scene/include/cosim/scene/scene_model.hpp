@@ -1,0 +1,4 @@
+#pragma once
+/// \file
+/// Same as cosim/scene/scene.hpp (either name may be included).
+#include "cosim/scene/scene.hpp"

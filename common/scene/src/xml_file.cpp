@@ -1,0 +1,80 @@
+#include "xml_file.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <system_error>
+
+namespace cosim::scene::detail {
+
+XmlFile::XmlFile(std::filesystem::path file) : file_(std::move(file)) {
+  // Cap the size before allocating anything for the contents.
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(file_, ec);
+  if (ec) throw SceneError({file_, 0}, "cannot read file: " + ec.message());
+  if (size > kMaxXmlBytes) {
+    throw SceneError({file_, 0}, "file is " + std::to_string(size) +
+                                     " bytes, above the 16 MiB limit for scene files");
+  }
+  std::ifstream in(file_, std::ios::binary);
+  if (!in) throw SceneError({file_, 0}, "cannot open file");
+  buffer_.resize(static_cast<std::size_t>(size));
+  in.read(buffer_.data(), static_cast<std::streamsize>(size));
+  if (in.gcount() != static_cast<std::streamsize>(size)) {
+    throw SceneError({file_, 0}, "cannot read file (it changed while being read?)");
+  }
+
+  line_starts_.push_back(0);
+  for (std::size_t i = 0; i < buffer_.size(); ++i) {
+    if (buffer_[i] == '\n') line_starts_.push_back(i + 1);
+  }
+
+  // In place and UTF-8 without conversion: node and attribute pointers are buffer offsets.
+  const pugi::xml_parse_result result = doc_.load_buffer_inplace(
+      buffer_.data(), buffer_.size(), pugi::parse_default, pugi::encoding_utf8);
+  if (!result) {
+    throw SceneError({file_, line_at(result.offset)},
+                     std::string("malformed XML: ") + result.description());
+  }
+
+  // Exactly one root element, nothing else at top level.
+  int elements = 0;
+  for (pugi::xml_node node : doc_.children()) {
+    if (node.type() == pugi::node_element) {
+      if (++elements > 1) fail(node, "more than one root element");
+    } else {
+      fail(node, "unexpected text outside the root element");
+    }
+  }
+  if (elements == 0) throw SceneError({file_, 0}, "no root element");
+}
+
+int XmlFile::line_at(std::ptrdiff_t offset) const {
+  if (offset < 0) return 0;
+  const auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(),
+                                   static_cast<std::size_t>(offset));
+  return static_cast<int>(it - line_starts_.begin());
+}
+
+SourceLocation XmlFile::at(pugi::xml_node node) const {
+  return {file_, line_at(node.offset_debug())};
+}
+
+SourceLocation XmlFile::at(pugi::xml_attribute attr, pugi::xml_node owner) const {
+  // Attribute names point into our buffer (in-place parse); fall back to the element's line.
+  const char* name = attr ? attr.name() : nullptr;
+  if (name != nullptr && name >= buffer_.data() && name < buffer_.data() + buffer_.size()) {
+    return {file_, line_at(name - buffer_.data())};
+  }
+  return at(owner);
+}
+
+void XmlFile::fail(pugi::xml_node node, const std::string& message) const {
+  throw SceneError(at(node), message);
+}
+
+void XmlFile::fail(pugi::xml_attribute attr, pugi::xml_node owner,
+                   const std::string& message) const {
+  throw SceneError(at(attr, owner), message);
+}
+
+}  // namespace cosim::scene::detail

@@ -1,0 +1,44 @@
+#include "cosim/util/event_log.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+namespace cosim::util {
+
+EventLog::EventLog(std::string program, const std::filesystem::path& path, bool echo_info_to_stderr)
+    : program_(std::move(program)), echo_(echo_info_to_stderr), start_(std::chrono::steady_clock::now()) {
+  if (!path.empty()) {
+    file_ = std::fopen(path.c_str(), "a");
+    if (file_ == nullptr) {
+      throw std::runtime_error(path.string() + ": cannot open log: " + std::strerror(errno));
+    }
+  }
+}
+
+EventLog::~EventLog() {
+  if (file_ != nullptr) std::fclose(file_);
+}
+
+void EventLog::info(std::string_view message) { write("info", message, echo_); }
+void EventLog::warn(std::string_view message) { write("warning", message, true); }
+void EventLog::error(std::string_view message) { write("error", message, true); }
+
+void EventLog::write(std::string_view level, std::string_view message, bool to_stderr) {
+  const double t_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  if (file_ != nullptr) {
+    std::fprintf(file_, "[%10.6f s] %.*s: %.*s\n", t_s, static_cast<int>(level.size()), level.data(),
+                 static_cast<int>(message.size()), message.data());
+    std::fflush(file_);
+  }
+  if (to_stderr) {
+    if (level == "info") {
+      std::fprintf(stderr, "%s: %.*s\n", program_.c_str(), static_cast<int>(message.size()), message.data());
+    } else {
+      std::fprintf(stderr, "%s: %.*s: %.*s\n", program_.c_str(), static_cast<int>(level.size()), level.data(),
+                   static_cast<int>(message.size()), message.data());
+    }
+  }
+}
+
+}  // namespace cosim::util

@@ -1,0 +1,44 @@
+#pragma once
+/// \file
+/// Byte channel between the two processes. The protocol code sees only this interface,
+/// never file descriptors or handles.
+
+#include <chrono>
+#include <cstddef>
+#include <span>
+#include <string>
+#include <system_error>
+
+namespace cosim::wire {
+
+/// A bidirectional, ordered, reliable byte stream.
+///
+/// Thread safety: one thread may read (read_exact, readable_now) while another writes
+/// (write_all); close() must not race with either. Implementations say if they do more.
+/// After any error other than Errc::timeout with nothing transferred, the stream position
+/// is unspecified: close the channel.
+class Channel {
+ public:
+  virtual ~Channel() = default;
+
+  /// Writes all bytes or fails with Errc::timeout, peer_closed, interrupted or io_error.
+  /// \param timeout longest wait for the peer to drain the channel [ms]; 0 = do not wait.
+  virtual std::error_code write_all(std::span<const std::byte> bytes,
+                                    std::chrono::milliseconds timeout) = 0;
+
+  /// Reads exactly out.size() bytes or fails (timeout, peer_closed, interrupted, io_error).
+  /// \param timeout longest wait [ms]; 0 = only what is available right now.
+  virtual std::error_code read_exact(std::span<std::byte> out,
+                                     std::chrono::milliseconds timeout) = 0;
+
+  /// True if a read would not block right now (data pending, or peer closed).
+  virtual bool readable_now() = 0;
+
+  /// Closes both directions; the peer then sees Errc::peer_closed. Idempotent.
+  virtual void close() noexcept = 0;
+
+  /// Channel spec for messages, e.g. "fifo:/tmp/cosim-x" or "mem:".
+  virtual std::string describe() const = 0;
+};
+
+}  // namespace cosim::wire

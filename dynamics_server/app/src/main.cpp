@@ -1,0 +1,124 @@
+// cosim-dynamics: integrates a dynamics backend and streams its joint values as frames
+// to a visual process (or to nobody, with --channel none), writing a run folder.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <map>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "cosim/dynamics/registry.hpp"
+#include "cosim/protocol/signals.hpp"
+#include "cosim/protocol/version.hpp"
+#include "cosim/util/exit_codes.hpp"
+#include "frame_loop.hpp"
+#include "run_folder.hpp"
+
+namespace {
+
+std::string default_channel() {
+  const char* tmp = std::getenv("TMPDIR");
+  return std::string("fifo:") + (tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/cosim-" +
+         std::to_string(geteuid());
+}
+
+std::string backend_list() {
+  std::string out;
+  for (const auto& entry : cosim::dynamics::backend_registry()) {
+    out += "  " + std::string(entry.name) + " - " + std::string(entry.summary) + "\n";
+  }
+  return out;
+}
+
+void print_backends() {
+  for (const auto& entry : cosim::dynamics::backend_registry()) {
+    std::printf("%s - %.*s\n", std::string(entry.name).c_str(), static_cast<int>(entry.summary.size()),
+                entry.summary.data());
+    for (const auto& spec : entry.param_specs()) {
+      std::printf("    %-24s default %-12g [%s] range [%g, %g]  %s (source: %s)\n", spec.key.c_str(),
+                  spec.default_value, spec.unit.c_str(), spec.min_value, spec.max_value, spec.doc.c_str(),
+                  spec.source.c_str());
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using cosim::dynamics::DynamicsOptions;
+  DynamicsOptions options;
+  options.scene = COSIM_DEFAULT_SCENE;
+  options.channel = default_channel();
+  for (int i = 0; i < argc; ++i) options.command_line += (i ? " " : "") + std::string(argv[i]);
+
+  CLI::App app{"cosim-dynamics: integrates a dynamics backend and streams joint values as frames to a visual "
+               "process (cosim-visual or cosim-recorder), comparing the probe positions it reports with the "
+               "dynamic model's.\n\nBackends:\n" + backend_list(),
+               "cosim-dynamics"};
+  app.set_version_flag("--version", std::string("cosim-dynamics ") + cosim::protocol::software_version() +
+                                        " (protocol " +
+                                        cosim::protocol::version_string(cosim::protocol::kProtocolMajor,
+                                                                        cosim::protocol::kProtocolMinor) +
+                                        ")");
+  std::string mode = "lockstep";
+  std::string out_dir;
+  std::string params_file;
+  double open_timeout_s = 10, report_timeout_s = 10;
+  bool list_backends = false, quiet = false;
+  std::string progress = "auto";
+  app.add_option("--backend", options.backend, "dynamics backend (see --list-backends)")->capture_default_str();
+  app.add_flag("--list-backends", list_backends, "list backends and their parameters, then exit");
+  app.add_option("--scene", options.scene, "scene folder or project file")->capture_default_str();
+  app.add_option("--params", params_file, "parameter file: 'key = value' lines, '#' comments");
+  app.add_option("--param", options.param_overrides, "parameter override key=value (repeatable; beats --params)");
+  app.add_option("--fps", options.fps, "frames per second sent to the visual side")->capture_default_str();
+  app.add_option("--duration", options.duration_s, "simulated time [s]")->capture_default_str();
+  app.add_option("--output-step", options.output_step_s, "dynamics.csv sampling step [s]")->capture_default_str();
+  app.add_option("--mode", mode, "lockstep | free | realtime")
+      ->check(CLI::IsMember({"lockstep", "free", "realtime"}))
+      ->capture_default_str();
+  app.add_option("--rate", options.rate, "realtime mode: sim seconds per wall second")->capture_default_str();
+  app.add_option("--channel", options.channel, "fifo:DIR or none")->capture_default_str();
+  app.add_option("--out", out_dir, "run folder (default runs/<UTC time>-<backend>)");
+  app.add_option("--probe", options.probes, "probe to compare (repeatable; default: every probe of the scene)");
+  app.add_option("--open-timeout", open_timeout_s, "seconds to wait for the visual side to connect")
+      ->capture_default_str();
+  app.add_option("--report-timeout", report_timeout_s, "lockstep: seconds to wait for each ProbeReport")
+      ->capture_default_str();
+  app.add_option("--progress", progress, "auto | always | never: status line on stderr")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
+  app.add_flag("-q,--quiet", quiet, "no progress line and no summary on stdout");
+  app.add_option("--protocol-major", options.protocol_major, "testing: announce this protocol major version")
+      ->group("");  // hidden
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "cosim-dynamics: error: %s (see --help)\n", e.what());
+    return cosim::util::kExitBadInput;
+  }
+  if (list_backends) {
+    print_backends();
+    return cosim::util::kExitOk;
+  }
+  options.mode = mode == "free" ? cosim::v1::MODE_FREE
+                 : mode == "realtime" ? cosim::v1::MODE_REALTIME
+                                      : cosim::v1::MODE_LOCKSTEP;
+  if (!params_file.empty()) options.params_file = params_file;
+  options.out_dir = out_dir.empty() ? cosim::dynamics::default_run_dir(options.backend) : out_dir;
+  options.open_timeout = std::chrono::milliseconds(static_cast<long>(open_timeout_s * 1000));
+  options.report_timeout = std::chrono::milliseconds(static_cast<long>(report_timeout_s * 1000));
+  options.progress = !quiet && (progress == "always" || (progress == "auto" && isatty(STDERR_FILENO)));
+
+  cosim::protocol::install_stop_signal_handlers();
+  if (quiet) std::freopen("/dev/null", "w", stdout);
+  return cosim::dynamics::run_dynamics(options);
+}

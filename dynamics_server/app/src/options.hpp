@@ -1,0 +1,35 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cosim/v1/cosim.pb.h"
+
+namespace cosim::dynamics {
+
+/// Everything `cosim-dynamics` was asked to do, after parsing and validation.
+struct DynamicsOptions {
+  std::string backend = "kinematic";
+  std::filesystem::path scene;
+  std::optional<std::filesystem::path> params_file;
+  std::vector<std::string> param_overrides;  ///< "key=value", CLI precedence
+  double fps = 20.0;                         ///< frames per second [1/s]
+  double duration_s = 50.0;                  ///< simulated time [s]
+  double output_step_s = 0.02;               ///< dynamics.csv sampling [s]
+  v1::Mode mode = v1::MODE_LOCKSTEP;
+  double rate = 1.0;                         ///< realtime: sim seconds per wall second
+  std::string channel;                       ///< "fifo:DIR" or "none"
+  std::filesystem::path out_dir;             ///< run folder
+  std::vector<std::string> probes;           ///< probes to request; empty = all of the scene
+  std::chrono::milliseconds open_timeout{10'000};
+  std::chrono::milliseconds report_timeout{10'000};  ///< lockstep wait for each ProbeReport
+  std::uint32_t protocol_major = 0;          ///< test hook: speak another major (0 = ours)
+  bool progress = false;                     ///< one updating status line on the terminal
+  std::string command_line;                  ///< for run.json
+};
+
+}  // namespace cosim::dynamics

@@ -1,0 +1,88 @@
+#pragma once
+/// @file
+/// The Backend interface: one checked public entry point (advance_to) around a private virtual.
+
+#include <cstddef>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cosim::dynamics {
+
+/// Numerical failure inside a backend (a joint value or output became non-finite, a solver
+/// gave up). The message names the backend, the first bad quantity and the time.
+class BackendError : public std::runtime_error {
+ public:
+  using runtime_error::runtime_error;
+};
+
+/// A dynamics backend: a model whose joint values and outputs are known at time_s() and that
+/// can be advanced to a later time. Non-copyable; owned through std::unique_ptr.
+///
+/// After advance_to() throws, the backend is in an unspecified state: stop using it.
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  Backend(const Backend&) = delete;
+  Backend& operator=(const Backend&) = delete;
+
+  /// Registry name, e.g. "kinematic".
+  const std::string& name() const { return name_; }
+  /// Model driven, e.g. "Robotino" (the Hello message's model name).
+  const std::string& model_name() const { return model_name_; }
+  /// Scoped scene joint names, in Frame order (e.g. "Robotino/Wheel_1/roller3").
+  const std::vector<std::string>& joint_names() const { return joint_names_; }
+  /// dynamics.csv column names after t_s, each with its unit ("x_m", "omega1_rad_per_s").
+  const std::vector<std::string>& output_names() const { return output_names_; }
+
+  /// Current model time [s].
+  double time_s() const { return time_s_; }
+  /// Joint values at time_s(), joint_names() order [m or rad].
+  std::span<const double> joint_values() const { return joint_values_; }
+  /// Outputs at time_s(), output_names() order [units in the names].
+  std::span<const double> outputs() const { return outputs_; }
+
+  /// Index of a joint by name. Throws std::out_of_range naming it and listing the joints.
+  std::size_t joint_index(std::string_view joint_name) const;
+  /// Index of an output by name. Throws std::out_of_range naming it and listing the outputs.
+  std::size_t output_index(std::string_view output_name) const;
+
+  /// Advances the model to `t_s` [s].
+  /// Throws std::invalid_argument (with both times) unless t_s is finite and > time_s().
+  /// Throws BackendError naming the first non-finite joint value or output (and t_s) after
+  /// the step. Does not allocate on success (the state is preallocated).
+  void advance_to(double t_s);
+
+ protected:
+  /// Sizes the state; joint values start at 0 and outputs at NaN, so a derived constructor
+  /// that forgets to set an output is caught by the first finiteness check.
+  /// Throws std::invalid_argument for an empty or duplicate joint name list, duplicate output
+  /// names, or a non-finite t0_s.
+  Backend(std::string name, std::string model_name, std::vector<std::string> joint_names,
+          std::vector<std::string> output_names, double t0_s);
+
+  /// For the derived constructor's initial state.
+  std::span<double> mutable_joint_values() { return joint_values_; }
+  /// For the derived constructor's initial outputs.
+  std::span<double> mutable_outputs() { return outputs_; }
+
+ private:
+  /// Advances from time_s() to t_s (> time_s(), finite), updating `q` (joint values) and
+  /// `outputs` in place. Must not allocate. May throw BackendError.
+  virtual void do_advance_to(double t_s, std::span<double> q, std::span<double> outputs) = 0;
+
+  /// Throws BackendError if any joint value or output is not finite.
+  void check_finite(double t_from_s) const;
+
+  std::string name_;
+  std::string model_name_;
+  std::vector<std::string> joint_names_;
+  std::vector<std::string> output_names_;
+  double time_s_;
+  std::vector<double> joint_values_;
+  std::vector<double> outputs_;
+};
+
+}  // namespace cosim::dynamics

@@ -1,0 +1,66 @@
+#pragma once
+/// @file
+/// Declared backend parameters, resolved with precedence CLI > file > default.
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cosim::dynamics {
+
+/// One declared parameter of a backend. Values are SI; `unit` says which ("m", "rad/s", "1").
+struct ParamSpec {
+  std::string key;            ///< e.g. "wheel_radius_m"
+  double default_value;       ///< [unit]
+  double min_value;           ///< inclusive lower bound [unit]
+  double max_value;           ///< inclusive upper bound [unit]
+  std::string unit;           ///< "m", "rad", "rad/s", "1" for dimensionless
+  std::string doc;            ///< one line, what it is
+  std::string source;         ///< where the default comes from (datasheet, seed equation, assumption)
+};
+
+/// Bad parameter input: the message names the key, and the file:line or the CLI override.
+class ParamError : public std::runtime_error {
+ public:
+  using runtime_error::runtime_error;
+};
+
+/// Resolved parameter values of one backend (immutable once resolved).
+class Params {
+ public:
+  /// Resolves `specs` for `backend_name`: defaults, then `file` (if not null), then `overrides`.
+  /// File format: one "key = value" per line; '#' starts a comment; blank lines are ignored;
+  /// a key given twice in the file is an error. Overrides are "key=value" (CLI); a key given
+  /// twice on the CLI is an error too (no silent last-one-wins).
+  /// Throws ParamError for an unknown key (listing the known ones), a value that is not a
+  /// finite number, a value outside [min, max], a malformed line, or an unreadable file.
+  /// Throws std::logic_error if `specs` itself is inconsistent (duplicate key, default out of range).
+  static Params resolve(std::string_view backend_name, std::span<const ParamSpec> specs,
+                        const std::filesystem::path* file, std::span<const std::string> overrides);
+
+  /// Value of a declared key [its unit]. Throws std::out_of_range naming the key if undeclared.
+  double get(std::string_view key) const;
+
+  /// One resolved value and where it came from.
+  struct Entry {
+    std::string key;
+    double value;        ///< [unit]
+    std::string unit;
+    std::string origin;  ///< "default", the parameter file path, or "cli"
+  };
+
+  /// All values in spec order (for run.json).
+  std::span<const Entry> entries() const { return entries_; }
+
+ private:
+  std::vector<Entry> entries_;
+};
+
+/// Largest parameter file accepted [bytes]: checked before reading (STYLE 7).
+inline constexpr std::uintmax_t kMaxParamFileBytes = 1 << 20;
+
+}  // namespace cosim::dynamics

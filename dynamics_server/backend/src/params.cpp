@@ -1,0 +1,156 @@
+#include "cosim/dynamics/params.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <system_error>
+
+#include "format_number.hpp"
+
+namespace cosim::dynamics {
+namespace {
+
+using detail::format_number;
+
+std::string_view trim(std::string_view text) {
+  constexpr std::string_view kSpace = " \t\r\n\f\v";
+  const auto first = text.find_first_not_of(kSpace);
+  if (first == std::string_view::npos) return {};
+  const auto last = text.find_last_not_of(kSpace);
+  return text.substr(first, last - first + 1);
+}
+
+std::string range_text(const ParamSpec& spec) {
+  return "[" + format_number(spec.min_value) + ", " + format_number(spec.max_value) + "] " +
+         spec.unit;
+}
+
+// Parses the whole of `text` as a finite number within the spec's range.
+// `where` prefixes every message ("file:3" or "command-line override 'k=v'").
+double parse_value(const ParamSpec& spec, std::string_view text, const std::string& where) {
+  std::string_view digits = text;
+  if (!digits.empty() && digits.front() == '+') digits.remove_prefix(1);  // from_chars rejects '+'
+  double value = 0.0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  if (ec != std::errc{} || end != digits.data() + digits.size() || digits.empty() ||
+      !std::isfinite(value)) {
+    throw ParamError(where + ": parameter '" + spec.key + "' = '" + std::string(text) +
+                     "' is not a finite number (expected " + range_text(spec) + ")");
+  }
+  if (value < spec.min_value || value > spec.max_value) {
+    throw ParamError(where + ": parameter '" + spec.key + "' = " + std::string(text) + " " +
+                     spec.unit + " is outside " + range_text(spec));
+  }
+  return value;
+}
+
+void check_specs(std::string_view backend_name, std::span<const ParamSpec> specs) {
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    const ParamSpec& spec = specs[i];
+    const std::string who = "backend " + std::string(backend_name) + " parameter '" + spec.key + "'";
+    if (spec.key.empty()) throw std::logic_error("backend " + std::string(backend_name) +
+                                                 ": a parameter has an empty key");
+    if (!(spec.min_value <= spec.default_value && spec.default_value <= spec.max_value) ||
+        !std::isfinite(spec.default_value)) {
+      throw std::logic_error(who + ": default " + format_number(spec.default_value) +
+                             " is outside " + range_text(spec));
+    }
+    for (std::size_t j = 0; j < i; ++j) {
+      if (specs[j].key == spec.key) throw std::logic_error(who + " declared twice");
+    }
+  }
+}
+
+}  // namespace
+
+Params Params::resolve(std::string_view backend_name, std::span<const ParamSpec> specs,
+                       const std::filesystem::path* file,
+                       std::span<const std::string> overrides) {
+  check_specs(backend_name, specs);
+
+  Params params;
+  params.entries_.reserve(specs.size());
+  for (const ParamSpec& spec : specs) {
+    params.entries_.push_back({spec.key, spec.default_value, spec.unit, "default"});
+  }
+
+  std::string known;
+  for (const ParamSpec& spec : specs) known += (known.empty() ? "" : ", ") + spec.key;
+  if (known.empty()) known = "(none)";
+  const auto find = [&](std::string_view key, const std::string& where) -> std::size_t {
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+      if (specs[i].key == key) return i;
+    }
+    throw ParamError(where + ": unknown parameter '" + std::string(key) + "' for backend " +
+                     std::string(backend_name) + "; known: " + known);
+  };
+
+  // File layer: "key = value" lines; duplicates are errors, not silent overrides.
+  if (file != nullptr) {
+    const std::string path = file->string();
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(*file, ec);
+    if (ec) throw ParamError("cannot read parameter file '" + path + "': " + ec.message());
+    if (size > kMaxParamFileBytes) {
+      throw ParamError("parameter file '" + path + "' is " + std::to_string(size) +
+                       " bytes; the limit is " + std::to_string(kMaxParamFileBytes));
+    }
+    std::ifstream in(*file);
+    if (!in) throw ParamError("cannot open parameter file '" + path + "'");
+    std::vector<int> first_line(specs.size(), 0);
+    std::string line;
+    for (int line_no = 1; std::getline(in, line); ++line_no) {
+      const std::string where = path + ":" + std::to_string(line_no);
+      std::string_view text = line;
+      if (const auto hash = text.find('#'); hash != std::string_view::npos) text = text.substr(0, hash);
+      text = trim(text);
+      if (text.empty()) continue;
+      const auto eq = text.find('=');
+      const std::string_view key = eq == std::string_view::npos ? text : trim(text.substr(0, eq));
+      if (eq == std::string_view::npos || key.empty()) {
+        throw ParamError(where + ": expected 'key = value', got '" + std::string(text) + "'");
+      }
+      const std::size_t index = find(key, where);
+      if (first_line[index] != 0) {
+        throw ParamError(where + ": parameter '" + specs[index].key + "' given twice (first at " +
+                         path + ":" + std::to_string(first_line[index]) + ")");
+      }
+      first_line[index] = line_no;
+      params.entries_[index].value = parse_value(specs[index], trim(text.substr(eq + 1)), where);
+      params.entries_[index].origin = path;
+    }
+    if (in.bad()) throw ParamError("error reading parameter file '" + path + "'");
+  }
+
+  // CLI layer wins over the file.
+  std::vector<bool> seen_cli(specs.size(), false);
+  for (const std::string& override_text : overrides) {
+    const std::string where = "command-line override '" + override_text + "'";
+    const std::string_view text = override_text;
+    const auto eq = text.find('=');
+    const std::string_view key = eq == std::string_view::npos ? text : trim(text.substr(0, eq));
+    if (eq == std::string_view::npos || key.empty()) {
+      throw ParamError(where + ": expected key=value");
+    }
+    const std::size_t index = find(key, where);
+    if (seen_cli[index]) {
+      throw ParamError(where + ": parameter '" + specs[index].key +
+                       "' given twice on the command line");
+    }
+    seen_cli[index] = true;
+    params.entries_[index].value = parse_value(specs[index], trim(text.substr(eq + 1)), where);
+    params.entries_[index].origin = "cli";
+  }
+  return params;
+}
+
+double Params::get(std::string_view key) const {
+  for (const Entry& entry : entries_) {
+    if (entry.key == key) return entry.value;
+  }
+  std::string known;
+  for (const Entry& entry : entries_) known += (known.empty() ? "" : ", ") + entry.key;
+  throw std::out_of_range("no parameter '" + std::string(key) + "' declared; known: " + known);
+}
+
+}  // namespace cosim::dynamics

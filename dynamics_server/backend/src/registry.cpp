@@ -1,0 +1,37 @@
+#include "cosim/dynamics/registry.hpp"
+
+#include <array>
+#include <stdexcept>
+#include <string>
+
+#include "cosim/dynamics/kinematic_backend.hpp"
+
+namespace cosim::dynamics {
+namespace {
+
+// Keep this list sorted by name (a unit test checks it). One line per backend.
+constexpr std::array<BackendEntry, 1> kRegistry{{
+    {"kinematic",
+     "Robotino follows the rose reference exactly: Jacobian inverse kinematics, wheel and roller "
+     "angles integrated, no dynamics (seeds 000 §3, 001)",
+     &kinematic_param_specs, &make_kinematic_backend},
+}};
+
+}  // namespace
+
+std::span<const BackendEntry> backend_registry() { return kRegistry; }
+
+const BackendEntry& find_backend(std::string_view name) {
+  for (const BackendEntry& entry : kRegistry) {
+    if (entry.name == name) return entry;
+  }
+  std::string valid;
+  for (const BackendEntry& entry : kRegistry) {
+    if (!valid.empty()) valid += ", ";
+    valid += entry.name;
+  }
+  throw std::invalid_argument("unknown backend '" + std::string(name) +
+                              "'; valid backends: " + valid);
+}
+
+}  // namespace cosim::dynamics

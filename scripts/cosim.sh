@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Runs a co-simulation with one command: builds what is missing, starts cosim-dynamics and
+# the visual side over a private FIFO channel, forwards Ctrl-C to both, removes the channel,
+# and prints the run summary and where the run folder is.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${COSIM_BUILD_DIR:-$root/build}
+
+usage() {
+  cat <<USAGE
+usage: scripts/cosim.sh [options] [-- extra cosim-dynamics options]
+
+  --backend NAME    dynamics backend (default: kinematic; see cosim-dynamics --list-backends)
+  --scene PATH      scene folder or project file (default: scenes/robotino)
+  --fps N           frames per second (default: 20)
+  --duration S      simulated seconds (default: 50)
+  --mode MODE       lockstep | free | realtime (default: lockstep)
+  --rate R          realtime mode: sim seconds per wall second (default: 1)
+  --params FILE     backend parameter file
+  --out DIR         run folder (default: runs/<UTC time>-<backend>)
+  --recorder        visual side = cosim-recorder (the headless recorder stub)
+  --no-build        do not run scripts/setup.sh first
+  -h, --help        this text
+USAGE
+}
+
+backend=kinematic scene="$root/scenes/robotino" fps=20 duration=50 mode=lockstep rate=1
+params="" out="" peer="" build_first=1 extra=()
+while (($#)); do
+  case "$1" in
+    --backend) backend=$2; shift 2 ;;
+    --scene) scene=$2; shift 2 ;;
+    --fps) fps=$2; shift 2 ;;
+    --duration) duration=$2; shift 2 ;;
+    --mode) mode=$2; shift 2 ;;
+    --rate) rate=$2; shift 2 ;;
+    --params) params=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --recorder) peer=recorder; shift ;;
+    --no-build) build_first=0; shift ;;
+    -h|--help) usage; exit 0 ;;
+    --) shift; extra=("$@"); break ;;
+    *) echo "cosim.sh: error: unknown option '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+if ((build_first)); then "$root/scripts/setup.sh" >&2; fi
+bin="$build/bin"
+if [ -z "$peer" ]; then
+  if [ -x "$bin/cosim-visual" ]; then peer=visual; else
+    peer=recorder
+    echo "cosim.sh: cosim-visual is not built; the visual side is the recorder stub (no graphics)" >&2
+  fi
+fi
+[ -n "$out" ] || out="$root/runs/$(date -u +%Y%m%dT%H%M%SZ)-$backend"
+mkdir -p "$(dirname "$out")"
+out=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")
+
+# A private channel folder (0700), removed whatever happens.
+fifo_dir=$(mktemp -d -t cosim-fifo.XXXXXX)
+pids=()
+cleanup() { rm -rf "$fifo_dir"; }
+forward() {
+  echo "cosim.sh: stopping..." >&2
+  for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
+}
+trap cleanup EXIT
+trap forward INT TERM
+
+dyn_args=(--backend "$backend" --scene "$scene" --fps "$fps" --duration "$duration" --mode "$mode"
+          --rate "$rate" --channel "fifo:$fifo_dir" --out "$out")
+[ -n "$params" ] && dyn_args+=(--params "$params")
+"$bin/cosim-dynamics" "${dyn_args[@]}" "${extra[@]}" &
+pids+=($!)
+if [ "$peer" = recorder ]; then
+  "$bin/cosim-recorder" --channel "fifo:$fifo_dir" --scene "$scene" --out "$out" --quiet &
+else
+  "$bin/cosim-visual" --channel "fifo:$fifo_dir" --scene "$scene" --out "$out" &
+fi
+pids+=($!)
+
+# Wait for both; the first failure decides the exit code.
+status=0
+for p in "${pids[@]}"; do
+  while true; do
+    set +e; wait "$p"; code=$?; set -e
+    # wait returns >128 when interrupted by a trapped signal while the child still runs.
+    if kill -0 "$p" 2>/dev/null; then continue; fi
+    break
+  done
+  if [ "$code" -ne 0 ] && [ "$status" -eq 0 ]; then status=$code; fi
+done
+echo "cosim.sh: run folder: $out" >&2
+exit "$status"

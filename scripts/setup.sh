@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the Debian packages cosim needs (only those missing) and builds it into build/.
+# Idempotent: a second run only rebuilds what changed.
+#   COSIM_BUILD_DIR   build folder (default: <repo>/build)
+#   COSIM_BUILD_TYPE  CMake build type (default: Release)
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${COSIM_BUILD_DIR:-$root/build}
+
+packages=(
+  cmake ninja-build g++ pkg-config
+  libboost-all-dev libeigen3-dev libprotobuf-dev protobuf-compiler
+  libgtest-dev libgmock-dev libbenchmark-dev libpugixml-dev libsundials-dev libcli11-dev
+  libvtk9-dev xvfb xauth ffmpeg
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if [ ! -f "$build/build.ninja" ]; then
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${COSIM_BUILD_TYPE:-Release}" >/dev/null
+fi
+# Two jobs: this machine has two cores and VTK translation units are memory hungry.
+cmake --build "$build" -j2

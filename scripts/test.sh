@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Sets up (installs missing packages, builds) and runs every test: unit, integration and
+# render suites, under a virtual X server when there is no display.
+#   scripts/test.sh [extra ctest arguments, e.g. -L unit or -R Lockstep]
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${COSIM_BUILD_DIR:-$root/build}
+"$root/scripts/setup.sh"
+cd "$build"
+run=(ctest --output-on-failure --timeout 600 "$@")
+if [ -z "${DISPLAY:-}" ] && command -v xvfb-run >/dev/null; then
+  # Render tests need an X server: VTK 9.1 from Debian renders offscreen through X only.
+  xvfb-run -a -s "-screen 0 1920x1080x24" "${run[@]}"
+else
+  "${run[@]}"
+fi

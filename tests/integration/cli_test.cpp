@@ -1,0 +1,98 @@
+// Command-line behaviour of the executables: help, version, bad options and input.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+
+#include "harness.hpp"
+
+namespace cosim::test {
+namespace {
+
+bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+class CliTest : public LoopTest {
+ protected:
+  std::unique_ptr<Process> run(const char* exe, std::vector<std::string> args) {
+    return std::make_unique<Process>(kBinDir / exe, std::move(args), tmp_.path() / exe);
+  }
+};
+
+TEST_F(CliTest, HelpAndVersionExitZero) {
+  for (const char* exe : {"cosim-dynamics", "cosim-recorder"}) {
+    auto help = run(exe, {"--help"});
+    EXPECT_EQ(finish(*help, exe, 10), 0);
+    EXPECT_TRUE(contains(help->out(), "--channel")) << help->out();
+    auto version = run(exe, {"--version"});
+    EXPECT_EQ(finish(*version, exe, 10), 0);
+    EXPECT_TRUE(contains(version->out(), "protocol 1.0")) << version->out();
+  }
+}
+
+TEST_F(CliTest, UnknownBackendListsValidOnes) {
+  auto p = run("cosim-dynamics", {"--backend", "warp", "--channel", "none", "--out", run_dir().string()});
+  EXPECT_EQ(finish(*p, "cosim-dynamics", 10), 2);
+  EXPECT_TRUE(contains(p->err(), "warp")) << p->err();
+  EXPECT_TRUE(contains(p->err(), "kinematic")) << p->err();
+}
+
+TEST_F(CliTest, BadOptionsExitTwo) {
+  for (std::vector<std::string> args : std::vector<std::vector<std::string>>{
+           {"--fps", "0", "--channel", "none"},
+           {"--mode", "fast"},
+           {"--channel", "carrier-pigeon"},
+           {"--no-such-option"},
+           {"--param", "wheel_radius_m=-1", "--channel", "none"},
+           {"--param", "no_such_key=1", "--channel", "none"}}) {
+    args.push_back("--out");
+    args.push_back((tmp_.path() / ("run" + std::to_string(args.size()) + args[1])).string());
+    auto p = run("cosim-dynamics", args);
+    EXPECT_EQ(finish(*p, "cosim-dynamics", 10), 2) << args[0] << " " << args[1] << ": " << p->err();
+    EXPECT_FALSE(p->err().empty());
+  }
+}
+
+TEST_F(CliTest, ChannelNoneWritesTheRunFolderAlone) {
+  auto p = run("cosim-dynamics", {"--channel", "none", "--duration", "10", "--out", run_dir().string()});
+  ASSERT_EQ(finish(*p, "cosim-dynamics", 30), 0) << p->err();
+  EXPECT_EQ(read_csv(run_dir() / "dynamics.csv").rows.size(), 501u);
+  EXPECT_TRUE(read_csv(run_dir() / "probes.csv").rows.empty());
+  EXPECT_TRUE(contains(read_file(run_dir() / "run.json"), "\"status\": \"ok\""));
+}
+
+TEST_F(CliTest, RefusesARunFolderThatHoldsARun) {
+  auto first = run("cosim-dynamics", {"--channel", "none", "--duration", "1", "--out", run_dir().string()});
+  ASSERT_EQ(finish(*first, "cosim-dynamics", 30), 0) << first->err();
+  auto second = run("cosim-dynamics", {"--channel", "none", "--duration", "1", "--out", run_dir().string()});
+  EXPECT_EQ(finish(*second, "cosim-dynamics", 30), 2);
+  EXPECT_TRUE(contains(second->err(), "already holds a run")) << second->err();
+}
+
+TEST_F(CliTest, BadSceneGivesFileAndLineFromBothSides) {
+  const auto scene = tmp_.path() / "scene";
+  std::filesystem::copy(kScenesDir / "robotino", scene, std::filesystem::copy_options::recursive);
+  // Break the robot file on a known line: an unknown element.
+  const auto robot = scene / "robots" / "Robotino.xml";
+  std::string xml = read_file(robot);
+  const auto at = xml.find("<joint");
+  ASSERT_NE(at, std::string::npos);
+  xml.insert(at, "<gizmo/>\n");
+  const int line = 1 + static_cast<int>(std::count(xml.begin(), xml.begin() + static_cast<long>(at), '\n'));
+  std::ofstream(robot) << xml;
+  const std::string where = "Robotino.xml:" + std::to_string(line);
+  auto recorder = run("cosim-recorder", {"--scene", scene.string(), "--channel", channel()});
+  EXPECT_EQ(finish(*recorder, "cosim-recorder", 10), 2);
+  EXPECT_TRUE(contains(recorder->err(), where)) << recorder->err();
+  auto dynamics = run("cosim-dynamics", {"--scene", scene.string(), "--channel", "none", "--out", run_dir().string()});
+  EXPECT_EQ(finish(*dynamics, "cosim-dynamics", 10), 2);
+  EXPECT_TRUE(contains(dynamics->err(), where)) << dynamics->err();
+}
+
+TEST_F(CliTest, RecorderWithoutDynamicsTimesOut) {
+  auto recorder = run("cosim-recorder", {"--channel", channel(), "--open-timeout", "0.5"});
+  EXPECT_EQ(finish(*recorder, "cosim-recorder", 10), 3);
+  EXPECT_TRUE(contains(recorder->err(), fifo_dir().string())) << recorder->err();
+}
+
+}  // namespace
+}  // namespace cosim::test

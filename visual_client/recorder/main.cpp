@@ -1,0 +1,161 @@
+// cosim-recorder: the recorder stub. Speaks the visual side of the protocol with the
+// scene's kinematics and no graphics, so the whole loop runs headless (CI, benchmarks).
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "cosim/protocol/signals.hpp"
+#include "cosim/protocol/version.hpp"
+#include "cosim/scene/scene_model.hpp"
+#include "cosim/util/clock.hpp"
+#include "cosim/util/errors.hpp"
+#include "cosim/util/event_log.hpp"
+#include "cosim/visual/client_session.hpp"
+#include "cosim/wire/cosimlog.hpp"
+#include "cosim/wire/interrupt.hpp"
+
+namespace {
+
+std::string default_channel() {
+  const char* tmp = std::getenv("TMPDIR");
+  return std::string("fifo:") + (tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/cosim-" +
+         std::to_string(geteuid());
+}
+
+struct RecorderOptions {
+  cosim::visual::ClientOptions client;
+  std::filesystem::path scene = COSIM_DEFAULT_SCENE;
+  std::filesystem::path out_dir;
+  double slow_ms = 0;  // testing a slow renderer: sleep this long per frame shown
+  bool quiet = false;
+};
+
+int run_recorder(const RecorderOptions& options) {
+  namespace fs = std::filesystem;
+  std::unique_ptr<cosim::util::EventLog> log;
+  std::unique_ptr<cosim::wire::CosimLogWriter> record;
+  std::unique_ptr<cosim::visual::ClientSession> session;
+  try {
+    fs::path log_path;
+    if (!options.out_dir.empty()) {
+      std::error_code ec;
+      fs::create_directories(options.out_dir, ec);
+      if (ec) throw cosim::util::BadInputError("--out " + options.out_dir.string() + ": cannot create: " + ec.message());
+      log_path = options.out_dir / "recorder.log";
+    }
+    log = std::make_unique<cosim::util::EventLog>("cosim-recorder", log_path, false);
+    // The scene first: a bad scene is reported before anything waits on a peer.
+    std::optional<cosim::scene::SceneModel> scene;
+    try {
+      scene.emplace(cosim::scene::SceneModel::load(options.scene));
+    } catch (const cosim::scene::SceneError& e) {
+      throw cosim::util::BadInputError(e.what());
+    }
+    log->info("scene " + scene->name() + " from " + options.scene.string() + ": " +
+              std::to_string(scene->joint_names().size()) + " driven joints, " +
+              std::to_string(scene->probes().size()) + " probes");
+    if (!options.out_dir.empty()) {
+      record = std::make_unique<cosim::wire::CosimLogWriter>(
+          options.out_dir / "recorder.cosimlog", cosim::protocol::kProtocolMajor, cosim::protocol::kProtocolMinor);
+    }
+    session = std::make_unique<cosim::visual::ClientSession>(*scene, options.client, *log, record.get());
+    session->connect_and_handshake();
+
+    // Preallocated per-frame state: the frame loop itself does not allocate.
+    std::vector<Eigen::Isometry3d> X_WF(scene->frames().size(), Eigen::Isometry3d::Identity());
+    std::vector<Eigen::Vector3d> p_WP_all(scene->probes().size(), Eigen::Vector3d::Zero());
+    std::vector<Eigen::Vector3d> p_WP(session->reported_probes().size(), Eigen::Vector3d::Zero());
+    const auto slow = std::chrono::duration<double, std::milli>(options.slow_ms);
+    while (session->next_frame()) {
+      if (cosim::wire::stop_requested()) throw cosim::util::InterruptedError("interrupted");
+      scene->world_transforms(session->q_scene(), X_WF);
+      scene->probe_positions(X_WF, p_WP_all);
+      for (std::size_t i = 0; i < p_WP.size(); ++i) {
+        p_WP[i] = p_WP_all[static_cast<std::size_t>(session->reported_probes()[i])];
+      }
+      if (options.slow_ms > 0) std::this_thread::sleep_for(slow);
+      session->report(p_WP);
+    }
+    log->info("done: " + std::to_string(session->frames_received()) + " frames received, " +
+              std::to_string(session->reports_sent()) + " reported, " + std::to_string(session->frames_skipped()) +
+              " skipped");
+    if (record) record->flush();
+    if (!options.quiet) {
+      std::printf("cosim-recorder: %llu frames received, %llu reported, %llu skipped\n",
+                  static_cast<unsigned long long>(session->frames_received()),
+                  static_cast<unsigned long long>(session->reports_sent()),
+                  static_cast<unsigned long long>(session->frames_skipped()));
+    }
+    return cosim::util::kExitOk;
+  } catch (const cosim::util::CosimError& e) {
+    if (log) {
+      log->error(e.what());
+    } else {
+      std::fprintf(stderr, "cosim-recorder: error: %s\n", e.what());
+    }
+    if (session) session->fail(e.exit_code(), std::string("cosim-recorder: ") + e.what());
+    if (record) record->flush();
+    return e.exit_code();
+  } catch (const std::exception& e) {
+    const std::string message = std::string("internal error: ") + e.what();
+    if (log) {
+      log->error(message);
+    } else {
+      std::fprintf(stderr, "cosim-recorder: error: %s\n", message.c_str());
+    }
+    if (session) session->fail(cosim::util::kExitInternal, "cosim-recorder: " + message);
+    return cosim::util::kExitInternal;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  RecorderOptions options;
+  options.client.channel = default_channel();
+  CLI::App app{"cosim-recorder: the recorder stub. Connects to cosim-dynamics, checks its joints against the scene, "
+               "computes the probes' world coordinates with the scene kinematics for every frame and reports them "
+               "back, recording every message exchanged (recorder.cosimlog). No graphics.",
+               "cosim-recorder"};
+  app.set_version_flag("--version", std::string("cosim-recorder ") + cosim::protocol::software_version() +
+                                        " (protocol " +
+                                        cosim::protocol::version_string(cosim::protocol::kProtocolMajor,
+                                                                        cosim::protocol::kProtocolMinor) +
+                                        ")");
+  double open_timeout_s = 10, frame_timeout_s = 30;
+  app.add_option("--channel", options.client.channel, "fifo:DIR, as given to cosim-dynamics")->capture_default_str();
+  app.add_option("--scene", options.scene, "scene folder or project file")->capture_default_str();
+  app.add_option("--out", options.out_dir, "folder for recorder.log and recorder.cosimlog (default: none kept)");
+  app.add_option("--open-timeout", open_timeout_s, "seconds to wait for the dynamics")->capture_default_str();
+  app.add_option("--frame-timeout", frame_timeout_s, "seconds to wait for each frame")->capture_default_str();
+  app.add_option("--slow-ms", options.slow_ms, "testing: sleep this many ms per frame, like a slow renderer")
+      ->capture_default_str();
+  app.add_flag("-q,--quiet", options.quiet, "no summary on stdout");
+  app.add_option("--protocol-major", options.client.protocol_major, "testing: answer with this protocol major")
+      ->group("");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "cosim-recorder: error: %s (see --help)\n", e.what());
+    return cosim::util::kExitBadInput;
+  }
+  options.client.open_timeout = std::chrono::milliseconds(static_cast<long>(open_timeout_s * 1000));
+  options.client.frame_timeout = std::chrono::milliseconds(static_cast<long>(frame_timeout_s * 1000));
+  options.client.peer_kind = "recorder";
+  cosim::protocol::install_stop_signal_handlers();
+  return run_recorder(options);
+}

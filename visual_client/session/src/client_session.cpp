@@ -1,0 +1,213 @@
+#include "cosim/visual/client_session.hpp"
+
+#include <algorithm>
+
+#include "cosim/protocol/channel_spec.hpp"
+#include "cosim/protocol/version.hpp"
+#include "cosim/util/clock.hpp"
+#include "cosim/util/errors.hpp"
+#include "cosim/wire/fifo_channel.hpp"
+
+namespace cosim::visual {
+
+namespace {
+using std::chrono::milliseconds;
+
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+}  // namespace
+
+ClientSession::ClientSession(const scene::SceneModel& scene, ClientOptions options, util::EventLog& log,
+                             wire::CosimLogWriter* record)
+    : scene_(scene), options_(std::move(options)), log_(log), record_(record) {}
+
+void ClientSession::connect_and_handshake() {
+  const protocol::ChannelSpec spec = protocol::parse_channel_spec(options_.channel);
+  if (spec.kind != protocol::ChannelSpec::Kind::fifo) {
+    throw util::BadInputError("--channel " + options_.channel + ": the visual side needs a channel to a dynamics process");
+  }
+  wire::FifoOptions fifo;
+  fifo.dir = spec.fifo_dir;
+  fifo.open_timeout = options_.open_timeout;
+  try {
+    connection_ = std::make_unique<protocol::Connection>(wire::FifoChannel::connect(fifo),
+                                                         wire::Direction::to_dynamics, record_);
+  } catch (const wire::ChannelSetupError& e) {
+    if (e.kind() == wire::ChannelSetupError::Kind::bad_input) throw util::BadInputError(e.what());
+    throw util::PeerError(e.what());
+  }
+  log_.info("connected on " + connection_->describe());
+  connection_->set_context("during the handshake");
+
+  v1::Envelope first;
+  if (!connection_->receive(first, options_.open_timeout)) {
+    throw util::PeerError("no Hello from the dynamics within " + std::to_string(options_.open_timeout.count()) +
+                          " ms on " + connection_->describe());
+  }
+  if (first.has_error()) protocol::throw_peer_error(first.error(), "cosim-dynamics");
+  if (!first.has_hello()) {
+    throw util::PeerError(std::string("expected Hello from the dynamics, got ") + protocol::body_name(first));
+  }
+  hello_ = first.hello();
+  const std::uint32_t major = options_.protocol_major != 0 ? options_.protocol_major : protocol::kProtocolMajor;
+  const std::string self = "cosim-" + options_.peer_kind;
+  std::uint32_t minor = 0;
+  try {
+    minor = protocol::negotiate(major, protocol::kProtocolMinor, hello_.protocol(), self, "cosim-dynamics");
+  } catch (const util::VersionMismatchError& e) {
+    connection_->send_error_noexcept(v1::ERROR_CODE_VERSION_MISMATCH, e.what());
+    throw;
+  }
+
+  // Joints: every Hello joint must be a driven scene joint, and every driven scene joint
+  // must be in Hello (else it would silently stay at zero).
+  std::vector<std::string> missing_in_scene, missing_in_hello;
+  scene_index_of_hello_joint_.clear();
+  for (const auto& name : hello_.joint_names()) {
+    const int index = scene_.find_joint(name);
+    if (index < 0) missing_in_scene.push_back(name);
+    scene_index_of_hello_joint_.push_back(index);
+  }
+  for (const auto& name : scene_.joint_names()) {
+    if (std::find(hello_.joint_names().begin(), hello_.joint_names().end(), name) == hello_.joint_names().end()) {
+      missing_in_hello.push_back(name);
+    }
+  }
+  if (!missing_in_scene.empty() || !missing_in_hello.empty()) {
+    std::string message = "joint mismatch between backend " + hello_.backend() + " and scene " + scene_.name() + ":";
+    if (!missing_in_scene.empty()) message += " not in the scene: " + join(missing_in_scene) + ";";
+    if (!missing_in_hello.empty()) message += " driven by the scene but not sent: " + join(missing_in_hello);
+    connection_->send_error_noexcept(v1::ERROR_CODE_JOINT_MISMATCH, message);
+    throw util::BadInputError(message);
+  }
+
+  // Probes: those asked for, else all of the scene.
+  std::vector<std::string> probe_names(hello_.probe_names().begin(), hello_.probe_names().end());
+  if (probe_names.empty()) {
+    for (const auto& probe : scene_.probes()) probe_names.push_back(probe.name);
+  }
+  reported_probes_.clear();
+  std::vector<std::string> unknown;
+  for (const auto& name : probe_names) {
+    const int index = scene_.find_probe(name);
+    if (index < 0) unknown.push_back(name);
+    reported_probes_.push_back(index);
+  }
+  if (!unknown.empty()) {
+    const std::string message = "probes not in scene " + scene_.name() + ": " + join(unknown);
+    connection_->send_error_noexcept(v1::ERROR_CODE_BAD_INPUT, message);
+    throw util::BadInputError(message);
+  }
+
+  v1::Envelope welcome_envelope;
+  v1::Welcome& welcome = *welcome_envelope.mutable_welcome();
+  welcome.mutable_protocol()->set_major(major);
+  welcome.mutable_protocol()->set_minor(minor);
+  welcome.set_scene(scene_.name());
+  for (const auto& name : probe_names) welcome.add_probe_names(name);
+  welcome.mutable_joint_mapping()->set_matched(static_cast<std::uint32_t>(hello_.joint_names_size()));
+  welcome.set_software_version(protocol::software_version());
+  welcome.set_peer_kind(options_.peer_kind);
+  connection_->send(welcome_envelope, options_.open_timeout);
+  connection_->set_context("");
+  q_scene_.assign(scene_.joint_names().size(), 0.0);
+  drop_stale_ = hello_.mode() == v1::MODE_FREE || hello_.mode() == v1::MODE_REALTIME;
+  log_.info("session " + hello_.run_id() + ": backend " + hello_.backend() + ", " +
+            std::to_string(hello_.joint_names_size()) + " joints, " + std::to_string(hello_.frame_count()) +
+            " frames at " + std::to_string(hello_.fps()) + " fps, protocol " +
+            protocol::version_string(major, minor));
+}
+
+void ClientSession::accept_frame(const v1::Frame& frame) {
+  if (static_cast<std::size_t>(frame.joint_values_size()) != scene_index_of_hello_joint_.size()) {
+    throw util::PeerError("Frame " + std::to_string(frame.seq()) + " has " + std::to_string(frame.joint_values_size()) +
+                          " joint values, Hello listed " + std::to_string(scene_index_of_hello_joint_.size()));
+  }
+  if (frame.seq() != frames_received_ + 1) {
+    throw util::PeerError("Frame " + std::to_string(frame.seq()) + " follows frame " +
+                          std::to_string(frames_received_) + ": frames must come without gaps");
+  }
+  ++frames_received_;
+  seq_ = frame.seq();
+  sim_time_s_ = frame.sim_time_s();
+  received_ns_ = util::steady_ns();
+  for (std::size_t i = 0; i < scene_index_of_hello_joint_.size(); ++i) {
+    q_scene_[static_cast<std::size_t>(scene_index_of_hello_joint_[i])] = frame.joint_values(static_cast<int>(i));
+  }
+}
+
+bool ClientSession::next_frame() {
+  if (done_) return false;
+  if (bye_pending_) {
+    v1::Envelope bye;
+    bye.mutable_bye()->set_reason("end of run");
+    bye.mutable_bye()->set_frames_handled(frames_received_);
+    bye.mutable_bye()->set_frames_skipped(frames_skipped_);
+    // The dynamics may already be gone after a lockstep run; its Bye was the last word.
+    try {
+      connection_->send(bye, milliseconds(1000));
+    } catch (const util::PeerError&) {
+    }
+    log_.info("dynamics said Bye after " + std::to_string(frames_received_) + " frames; " +
+              std::to_string(frames_skipped_) + " skipped");
+    done_ = true;
+    return false;
+  }
+  bool have_frame = false;
+  // Wait for one message, then (free/realtime) take everything already queued, keeping the newest frame.
+  bool wait = true;
+  while (true) {
+    if (!wait && !connection_->readable_now()) break;
+    if (!connection_->receive(in_, wait ? options_.frame_timeout : milliseconds(0))) {
+      if (wait) {
+        throw util::PeerError("no frame from the dynamics within " + std::to_string(options_.frame_timeout.count()) +
+                              " ms after frame " + std::to_string(seq_));
+      }
+      break;
+    }
+    wait = false;
+    if (in_.has_frame()) {
+      if (have_frame) ++frames_skipped_;
+      accept_frame(in_.frame());
+      have_frame = true;
+      if (!drop_stale_) break;  // lockstep: one frame, one report
+    } else if (in_.has_bye()) {
+      bye_pending_ = true;
+      break;
+    } else if (in_.has_error()) {
+      protocol::throw_peer_error(in_.error(), "cosim-dynamics");
+    } else {
+      throw util::PeerError(std::string("unexpected ") + protocol::body_name(in_) + " from the dynamics");
+    }
+  }
+  if (have_frame) return true;
+  return next_frame();  // only a Bye arrived: answer it
+}
+
+void ClientSession::report(std::span<const Eigen::Vector3d> p_WP) {
+  v1::ProbeReport& report = *out_.mutable_probe_report();
+  report.set_frame_seq(seq_);
+  report.set_sim_time_s(sim_time_s_);
+  auto* positions = report.mutable_positions_m();
+  positions->Resize(static_cast<int>(3 * p_WP.size()), 0.0);
+  double* data = positions->mutable_data();
+  for (std::size_t i = 0; i < p_WP.size(); ++i) {
+    data[3 * i] = p_WP[i].x();
+    data[3 * i + 1] = p_WP[i].y();
+    data[3 * i + 2] = p_WP[i].z();
+  }
+  report.set_received_ns(received_ns_);
+  report.set_frames_skipped(frames_skipped_);
+  report.set_reported_ns(util::steady_ns());
+  connection_->send(out_, options_.frame_timeout);
+  ++reports_sent_;
+}
+
+void ClientSession::fail(int exit_code, const std::string& message) noexcept {
+  if (connection_) connection_->send_error_noexcept(protocol::error_code_for_exit(exit_code), message);
+}
+
+}  // namespace cosim::visual
