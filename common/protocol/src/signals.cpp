@@ -12,7 +12,9 @@ namespace {
 volatile std::sig_atomic_t g_signals_seen = 0;
 
 extern "C" void on_stop_signal(int) {
-  if (g_signals_seen++ > 0) {
+  const bool again = g_signals_seen != 0;
+  g_signals_seen = 1;
+  if (again) {
     // The user insists: no more clean-up than what is async-signal-safe.
     wire::unlink_registered_paths_from_signal_handler();
     _exit(130);

@@ -1,6 +1,7 @@
 #include "loader.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <initializer_list>
@@ -18,10 +19,12 @@ using std::string_view;
 
 constexpr int kMaxDepth = 128;             // nested joints + instances, bounds our recursion
 constexpr std::size_t kMaxFrames = 100000;  // bounds instance fan-out ("billion laughs")
+constexpr std::size_t kMaxPlaced = 1000000;  // geometries placed by all assemblies + renders
+constexpr std::size_t kMaxElements = 1000000;  // geometries + assemblies + renders + probes
 constexpr int kMinResolution = 3;
 constexpr int kMaxResolution = 1024;
 
-std::string quoted(string_view s) { return "'" + std::string(s) + "'"; }
+std::string in_quotes(string_view s) { return "'" + std::string(s) + "'"; }
 std::string tag(pugi::xml_node el) { return "<" + std::string(el.name()) + ">"; }
 
 std::string location_text(const SourceLocation& where) {
@@ -82,11 +85,11 @@ class Attrs {
         std::string list;
         for (string_view ok : allowed) list += (list.empty() ? "" : ", ") + std::string(ok);
         file.fail(a, el,
-                  "unknown attribute " + quoted(name) + " on " + tag(el) +
+                  "unknown attribute " + in_quotes(name) + " on " + tag(el) +
                       (list.empty() ? " (it takes none)" : " (allowed: " + list + ")"));
       }
       for (pugi::xml_attribute b = el.first_attribute(); b != a; b = b.next_attribute()) {
-        if (name == b.name()) file.fail(a, el, "repeated attribute " + quoted(name));
+        if (name == b.name()) file.fail(a, el, "repeated attribute " + in_quotes(name));
       }
     }
   }
@@ -102,7 +105,7 @@ class Attrs {
   string_view str(string_view name) const {
     const pugi::xml_attribute a = attr(name);
     if (!a) {
-      file_.fail(el_, "missing required attribute " + quoted(name) + " on " + tag(el_));
+      file_.fail(el_, "missing required attribute " + in_quotes(name) + " on " + tag(el_));
     }
     return a.value();
   }
@@ -116,7 +119,7 @@ class Attrs {
   std::string name(string_view key) const {
     const string_view s = str(key);
     if (!valid_name(s)) {
-      fail(key, "bad name " + quoted(s) + " in attribute " + quoted(key) +
+      fail(key, "bad name " + in_quotes(s) + " in attribute " + in_quotes(key) +
                     ": use letters, digits, '_', '-', '.' (not first)");
     }
     return std::string(s);
@@ -175,7 +178,7 @@ class Attrs {
     bool ok = parts.size() == 3;
     for (int i = 0; ok && i < 3; ++i) ok = parse_double(parts[i], v[i]) == NumberStatus::ok;
     if (!ok || !(v.norm() > 1e-12) || !std::isfinite(v.norm())) {
-      fail(key, "bad axis " + quoted(str(key)) + ": expected x, y, z or three numbers, not all 0");
+      fail(key, "bad axis " + in_quotes(str(key)) + ": expected x, y, z or three numbers, not all 0");
     }
     return v.normalized();
   }
@@ -186,14 +189,14 @@ class Attrs {
     if (!s) return fallback;
     const string_view t = trim(*s);
     if (t != "x" && t != "y" && t != "z") {
-      fail("axis", "bad axis " + quoted(*s) + " on " + tag(el_) + ": expected x, y or z");
+      fail("axis", "bad axis " + in_quotes(*s) + " on " + tag(el_) + ": expected x, y or z");
     }
     return t.front();
   }
 
  private:
   static std::string bad_number(string_view key, string_view text, const std::string& why) {
-    return "bad number " + quoted(text) + " in attribute " + quoted(key) + ": " + why;
+    return "bad number " + in_quotes(text) + " in attribute " + in_quotes(key) + ": " + why;
   }
   double to_number(string_view key, string_view text) const {
     double v = 0;
@@ -272,8 +275,10 @@ bool inside(const fs::path& root, const fs::path& p) {
 
 }  // namespace
 
-SceneModel Loader::load(const fs::path& path) {
+SceneModel Loader::load(const fs::path& given) {
   std::error_code ec;
+  // Canonical from the start, so every message names the same absolute paths.
+  const fs::path path = fs::exists(given, ec) ? fs::canonical(given, ec) : given;
   const fs::file_status st = fs::status(path, ec);
   fs::path project_file;
   fs::path root;
@@ -330,8 +335,8 @@ void Loader::load_project(const fs::path& path) {
   const Attrs a(file, root, {"name"});
   model_.name_ = a.name("name");
   if (model_.name_ != path.stem().string()) {
-    a.fail("name", "project name " + quoted(model_.name_) + " does not match its file name " +
-                       quoted(path.filename().string()));
+    a.fail("name", "project name " + in_quotes(model_.name_) + " does not match its file name " +
+                       in_quotes(path.filename().string()));
   }
   model_.root_ = root_;
 
@@ -398,8 +403,8 @@ void Loader::instantiate(const XmlFile& file, pugi::xml_node el, Kind kind, int 
   }
   const Attrs ra(inner, root, {"name"});
   if (ra.name("name") != stem) {
-    ra.fail("name", "name " + quoted(ra.str("name")) + " does not match the file name " +
-                        quoted(path.filename().string()));
+    ra.fail("name", "name " + in_quotes(ra.str("name")) + " does not match the file name " +
+                        in_quotes(path.filename().string()));
   }
 
   const int frame = add_frame(file, el, std::move(root_frame), "instance");
@@ -501,7 +506,7 @@ void Loader::parse_drive(const XmlFile& file, pugi::xml_node el, Frame& frame, b
   const string_view type = a.str("type");
   const auto reject = [&](string_view key, const std::string& why) {
     if (a.has(key)) {
-      a.fail(key, "unknown attribute " + quoted(key) + " on a " + std::string(type) +
+      a.fail(key, "unknown attribute " + in_quotes(key) + " on a " + std::string(type) +
                       " <drive>" + why);
     }
   };
@@ -521,18 +526,19 @@ void Loader::parse_drive(const XmlFile& file, pugi::xml_node el, Frame& frame, b
     frame.drive = DriveType::prismatic;
     frame.offset = a.number("offset", 0.0);
   } else {
-    a.fail("type", "bad drive type " + quoted(type) + ": expected revolute, prismatic or fixed");
+    a.fail("type", "bad drive type " + in_quotes(type) + ": expected revolute, prismatic or fixed");
   }
   frame.axis_J = a.axis("axis");
   const string_view d = a.opt_str("driven").value_or("true");
   if (d != "true" && d != "false") {
-    a.fail("driven", "bad value " + quoted(d) + " for 'driven': expected true or false");
+    a.fail("driven", "bad value " + in_quotes(d) + " for 'driven': expected true or false");
   }
   driven = d == "true";
 }
 
 void Loader::parse_geometry(Scope& scope, pugi::xml_node el, int frame) {
   const XmlFile& file = *scope.file;
+  count_element(file, el);
   const string_view kind = el.name();
   Geometry g;
   g.frame = frame;
@@ -577,7 +583,7 @@ void Loader::parse_geometry(Scope& scope, pugi::xml_node el, int frame) {
       const Attrs p(file, c, {"r", "a"});
       expect_no_children(file, c);
       const double r = p.number("r");
-      if (r < 0) p.fail("r", "bad number " + quoted(p.str("r")) + " in attribute 'r': must be >= 0");
+      if (r < 0) p.fail("r", "bad number " + in_quotes(p.str("r")) + " in attribute 'r': must be >= 0");
       profile.emplace_back(r, p.number("a"));
       continue;
     }
@@ -608,9 +614,9 @@ Part Loader::parse_part(const XmlFile& file, pugi::xml_node el, double scale) {
   const fs::path full = given.is_absolute() ? given : root_ / given;
   std::error_code ec;
   const fs::path resolved = fs::weakly_canonical(full, ec);
-  if (ec) a.fail("file", "cannot resolve mesh path " + quoted(raw) + ": " + ec.message());
+  if (ec) a.fail("file", "cannot resolve mesh path " + in_quotes(raw) + ": " + ec.message());
   if (!inside(root_, resolved)) {
-    a.fail("file", "mesh path " + quoted(raw) + " resolves to " + resolved.string() +
+    a.fail("file", "mesh path " + in_quotes(raw) + " resolves to " + resolved.string() +
                        ", outside the scene root " + root_.string());
   }
   if (!fs::exists(resolved, ec)) a.fail("file", "mesh file not found: " + resolved.string());
@@ -622,6 +628,7 @@ Part Loader::parse_part(const XmlFile& file, pugi::xml_node el, double scale) {
 
 void Loader::parse_assembly(Scope& scope, pugi::xml_node el, int frame) {
   const XmlFile& file = *scope.file;
+  count_element(file, el);
   const Attrs a(file, el, {"id", "refs"});
   Assembly asm_;
   const std::string id = a.name("id");
@@ -639,11 +646,19 @@ void Loader::parse_assembly(Scope& scope, pugi::xml_node el, int frame) {
   for (string_view ref : refs) {
     const auto it = scope.ids.find(ref);
     if (it == scope.ids.end()) {
-      a.fail("refs", "unresolved ref " + quoted(ref) + " in instance " + quoted(scope.path) +
+      a.fail("refs", "unresolved ref " + in_quotes(ref) + " in instance " + in_quotes(scope.path) +
                          " (refs name a geometry or assembly defined earlier in the same "
                          "instance)");
     }
     asm_.refs.push_back(scope.path + "/" + std::string(ref));
+    // Assemblies of assemblies can double at each level: bound the flattened size.
+    const std::size_t adding = it->second.kind == RefKind::geometry
+                                   ? 1
+                                   : model_.assemblies_[it->second.index].parts.size();
+    if (placed_ + asm_.parts.size() + adding > kMaxPlaced) {
+      file.fail(el, "assemblies place more than " + std::to_string(kMaxPlaced) +
+                        " geometries in total");
+    }
     if (it->second.kind == RefKind::geometry) {
       const Geometry& g = model_.geometries_[it->second.index];
       asm_.parts.push_back({it->second.index, asm_.X_FA * g.X_FG});
@@ -654,6 +669,7 @@ void Loader::parse_assembly(Scope& scope, pugi::xml_node el, int frame) {
     }
   }
 
+  placed_ += asm_.parts.size();
   const int index = static_cast<int>(model_.assemblies_.size());
   add_id(scope, el, id, RefKind::assembly, index);
   model_.assemblies_.push_back(std::move(asm_));
@@ -661,6 +677,7 @@ void Loader::parse_assembly(Scope& scope, pugi::xml_node el, int frame) {
 
 void Loader::parse_render(Scope& scope, pugi::xml_node el, int frame) {
   const XmlFile& file = *scope.file;
+  count_element(file, el);
   const Attrs a(file, el, {"ref", "color", "opacity"});
   expect_no_children(file, el);
   Render r;
@@ -670,7 +687,7 @@ void Loader::parse_render(Scope& scope, pugi::xml_node el, int frame) {
   const string_view ref = trim(a.str("ref"));
   const auto it = scope.ids.find(ref);
   if (it == scope.ids.end()) {
-    a.fail("ref", "unresolved ref " + quoted(ref) + " in instance " + quoted(scope.path) +
+    a.fail("ref", "unresolved ref " + in_quotes(ref) + " in instance " + in_quotes(scope.path) +
                       " (a render names a geometry or assembly defined earlier in the same "
                       "instance)");
   }
@@ -680,8 +697,14 @@ void Loader::parse_render(Scope& scope, pugi::xml_node el, int frame) {
   if (r.ref_kind == RefKind::geometry) {
     r.parts.push_back({r.ref_index, model_.geometries_[r.ref_index].X_FG});
   } else {
-    r.parts = model_.assemblies_[r.ref_index].parts;
+    const std::vector<PlacedGeometry>& parts = model_.assemblies_[r.ref_index].parts;
+    if (placed_ + parts.size() > kMaxPlaced) {
+      file.fail(el, "renders place more than " + std::to_string(kMaxPlaced) +
+                        " geometries in total");
+    }
+    r.parts = parts;
   }
+  placed_ += r.parts.size();
 
   // color="name" (CSS, any case) or color="r g b" in [0, 1].
   const string_view color = trim(a.str("color"));
@@ -690,7 +713,7 @@ void Loader::parse_render(Scope& scope, pugi::xml_node el, int frame) {
     double c[3];
     for (int i = 0; i < 3; ++i) {
       if (parse_double(parts[i], c[i]) != NumberStatus::ok || c[i] < 0 || c[i] > 1) {
-        a.fail("color", "bad colour " + quoted(color) + ": each of r g b must be a number in "
+        a.fail("color", "bad colour " + in_quotes(color) + ": each of r g b must be a number in "
                                                         "[0, 1]");
       }
     }
@@ -701,7 +724,7 @@ void Loader::parse_render(Scope& scope, pugi::xml_node el, int frame) {
                    [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
     const std::optional<Color> named = parts.size() == 1 ? css_color(lower) : std::nullopt;
     if (!named) {
-      a.fail("color", "unknown colour name " + quoted(color) +
+      a.fail("color", "unknown colour name " + in_quotes(color) +
                           ": use a CSS colour name (e.g. steelblue) or \"r g b\" in [0, 1]");
     }
     r.rgb = *named;
@@ -713,6 +736,7 @@ void Loader::parse_render(Scope& scope, pugi::xml_node el, int frame) {
 
 void Loader::parse_probe(Scope& scope, pugi::xml_node el, int frame) {
   const XmlFile& file = *scope.file;
+  count_element(file, el);
   const Attrs a(file, el, {"name", "x", "y", "z"});
   expect_no_children(file, el);
   Probe p;
@@ -723,10 +747,18 @@ void Loader::parse_probe(Scope& scope, pugi::xml_node el, int frame) {
   const int index = static_cast<int>(model_.probes_.size());
   const auto [it, inserted] = model_.probe_index_.try_emplace(p.name, index);
   if (!inserted) {
-    a.fail("name", "duplicate probe name " + quoted(p.name) + " (first at " +
+    a.fail("name", "duplicate probe name " + in_quotes(p.name) + " (first at " +
                        location_text(model_.probes_[it->second].where) + ")");
   }
   model_.probes_.push_back(std::move(p));
+}
+
+// Instances multiply what their files hold: bound the total.
+void Loader::count_element(const XmlFile& file, pugi::xml_node el) {
+  if (++elements_ > kMaxElements) {
+    file.fail(el, "more than " + std::to_string(kMaxElements) +
+                      " geometry, assembly, render and probe elements in the scene");
+  }
 }
 
 int Loader::add_frame(const XmlFile& file, pugi::xml_node el, Frame frame, const char* what) {
@@ -737,7 +769,7 @@ int Loader::add_frame(const XmlFile& file, pugi::xml_node el, Frame frame, const
   const auto [it, inserted] = model_.frame_index_.try_emplace(frame.name, index);
   if (!inserted) {
     file.fail(el.attribute("name"), el,
-              std::string("duplicate ") + what + " name " + quoted(frame.name) + " (first at " +
+              std::string("duplicate ") + what + " name " + in_quotes(frame.name) + " (first at " +
                   location_text(model_.frames_[it->second].where) + ")");
   }
   model_.frames_.push_back(std::move(frame));
@@ -751,7 +783,7 @@ void Loader::add_id(Scope& scope, pugi::xml_node el, string_view id, RefKind kin
                                       ? model_.geometries_[it->second.index].where
                                       : model_.assemblies_[it->second.index].where;
     scope.file->fail(el.attribute("id"), el,
-                     "duplicate id " + quoted(id) + " in instance " + quoted(scope.path) +
+                     "duplicate id " + in_quotes(id) + " in instance " + in_quotes(scope.path) +
                          " (first at " + location_text(first) + ")");
   }
 }

@@ -54,6 +54,7 @@ class Loader {
   void parse_render(Scope& scope, pugi::xml_node el, int frame);
   void parse_probe(Scope& scope, pugi::xml_node el, int frame);
   Part parse_part(const XmlFile& file, pugi::xml_node el, double scale);
+  void count_element(const XmlFile& file, pugi::xml_node el);
   int add_frame(const XmlFile& file, pugi::xml_node el, Frame frame, const char* what);
   void add_id(Scope& scope, pugi::xml_node el, std::string_view id, RefKind kind, int index);
   void order_joints(int instance);
@@ -64,6 +65,8 @@ class Loader {
   std::vector<std::filesystem::path> stack_;  // instance files being expanded (recursion)
   std::vector<Instance> instances_;
   std::vector<int> top_instances_;
+  std::size_t elements_ = 0;  // geometry/assembly/render/probe elements so far (capped)
+  std::size_t placed_ = 0;  // geometries placed by assemblies and renders so far (capped)
 };
 
 }  // namespace cosim::scene::detail

@@ -56,6 +56,15 @@ int XmlFile::line_at(std::ptrdiff_t offset) const {
 }
 
 SourceLocation XmlFile::at(pugi::xml_node node) const {
+  // Text: point at its first visible character, not at the newline that starts it.
+  if (node.type() == pugi::node_pcdata || node.type() == pugi::node_cdata) {
+    const char* p = node.value();
+    const char* end = buffer_.data() + buffer_.size();
+    if (p >= buffer_.data() && p < end) {
+      while (p < end && *p != '\0' && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) ++p;
+      return {file_, line_at(p - buffer_.data())};
+    }
+  }
   return {file_, line_at(node.offset_debug())};
 }
 

@@ -60,7 +60,7 @@ std::error_code decode_payload(std::span<const std::byte> payload, cosim::v1::En
   // already held, clear that body in place and merge instead: same result, no allocation.
   const int held = static_cast<int>(env.body_case());
   const bool reuse = held != 0 && size > 0 && data[0] == single_byte_tag(held) &&
-                     env.unknown_fields().empty();
+                     env.GetReflection()->GetUnknownFields(env).empty();
   bool ok = false;
   if (reuse) {
     const auto* field = env.GetDescriptor()->FindFieldByNumber(held);

@@ -35,6 +35,10 @@ struct Pipe {
 };
 
 struct Shared {
+  Shared() {
+    // Room for many frames: growth is rare, so is allocation in write_all().
+    for (auto& pipe : pipes) pipe.bytes.reserve(64 * 1024);
+  }
   std::mutex mutex;
   std::condition_variable changed;
   Pipe pipes[2];  // pipes[i]: written by end i, read by end 1 - i

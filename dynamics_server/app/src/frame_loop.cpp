@@ -664,6 +664,7 @@ int run_dynamics(const DynamicsOptions& options) {
       throw;
     } catch (const wire::ChannelSetupError& e) {
       if (e.kind() == wire::ChannelSetupError::Kind::bad_input) throw util::BadInputError(e.what());
+      if (e.kind() == wire::ChannelSetupError::Kind::interrupted) throw util::InterruptedError(e.what());
       throw util::PeerError(e.what());
     } catch (const BackendError& e) {
       throw util::CosimError(util::kExitInternal, std::string("backend failed: ") + e.what());

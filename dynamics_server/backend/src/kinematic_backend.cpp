@@ -1,5 +1,6 @@
 #include "cosim/dynamics/kinematic_backend.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <numbers>
@@ -100,10 +101,7 @@ void integrate_roller(const WheelSpan& w, const RobotinoGeometry& g, std::int64_
     const double r_roll = robotino_rolling_arm_m(g, w.theta_at(s) - theta_n);
     sum += gl.weight[j] * w.v_side_at(s) / r_roll;
   }
-  const auto rollers_per_wheel = static_cast<std::int64_t>(kRobotinoRollersPerWheel);
-  const auto roller = static_cast<std::size_t>(((-n) % rollers_per_wheel + rollers_per_wheel) %
-                                               rollers_per_wheel);
-  rollers[roller] += sum * length * w.h_s;
+  rollers[static_cast<std::size_t>(robotino_sector_roller(n))] += sum * length * w.h_s;
 }
 
 // Integrates one wheel's contact roller over the substep, splitting at every contact switch.

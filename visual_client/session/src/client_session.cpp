@@ -37,6 +37,7 @@ void ClientSession::connect_and_handshake() {
                                                          wire::Direction::to_dynamics, record_);
   } catch (const wire::ChannelSetupError& e) {
     if (e.kind() == wire::ChannelSetupError::Kind::bad_input) throw util::BadInputError(e.what());
+    if (e.kind() == wire::ChannelSetupError::Kind::interrupted) throw util::InterruptedError(e.what());
     throw util::PeerError(e.what());
   }
   log_.info("connected on " + connection_->describe());

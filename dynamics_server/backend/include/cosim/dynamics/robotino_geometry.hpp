@@ -82,6 +82,9 @@ RollerContact robotino_roller_contact(double theta_rad);
 /// Sector n of wheel angle θ (see RollerContact); the contact roller changes when n changes.
 std::int64_t robotino_contact_sector(double theta_rad);
 
+/// Roller (0..5) in contact throughout sector n: (−n) mod 6.
+int robotino_sector_roller(std::int64_t sector);
+
 /// Rolling arm r_roll = r_max − Rw·(1 − cos θ_b) [m] (seed 000 §3.2 eq. 12).
 double robotino_rolling_arm_m(const RobotinoGeometry& geometry, double theta_b_rad);
 

@@ -1,0 +1,569 @@
+#include "path_registry.hpp"
+
+#include <cosim/wire/errors.hpp>
+#include <cosim/wire/fifo_channel.hpp>
+#include <cosim/wire/interrupt.hpp>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace cosim::wire {
+namespace {
+
+namespace fs = std::filesystem;
+namespace asio = boost::asio;
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+using Kind = ChannelSetupError::Kind;
+
+constexpr milliseconds kWaitSlice{100};             // stop_requested() is polled this often
+constexpr std::size_t kReadBufferBytes = 64 * 1024;  // one read(2) takes any usual frame
+constexpr const char* kD2v = "d2v";
+constexpr const char* kV2d = "v2d";
+
+std::string os_error(int err) { return std::system_category().message(err); }
+
+std::string spec(const fs::path& dir) { return "fifo:" + dir.string(); }
+
+// "10 s", "0.2 s", "1.25 s": durations in messages read like the options users typed.
+std::string seconds_text(milliseconds t) {
+  std::string s = std::to_string(t.count() / 1000);
+  if (const auto frac = t.count() % 1000; frac != 0) {
+    std::string digits = std::to_string(1000 + frac).substr(1);
+    while (digits.back() == '0') digits.pop_back();
+    s += "." + digits;
+  }
+  return s + " s";
+}
+
+Clock::time_point deadline_after(milliseconds timeout) {
+  const auto now = Clock::now();
+  if (timeout <= milliseconds::zero()) return now;
+  if (timeout >= std::chrono::hours(24 * 365)) return Clock::time_point::max();
+  return now + timeout;
+}
+
+[[noreturn]] void fail(Kind kind, const std::string& what) { throw ChannelSetupError(kind, what); }
+
+void ignore_sigpipe_once() {
+  static std::once_flag once;
+  std::call_once(once, [] { ::signal(SIGPIPE, SIG_IGN); });
+}
+
+class UniqueFd {
+ public:
+  UniqueFd() = default;
+  explicit UniqueFd(int fd) : fd_(fd) {}
+  UniqueFd(UniqueFd&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
+  UniqueFd& operator=(UniqueFd&& o) noexcept {
+    reset(std::exchange(o.fd_, -1));
+    return *this;
+  }
+  ~UniqueFd() { reset(); }
+  void reset(int fd = -1) noexcept {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = fd;
+  }
+  int get() const noexcept { return fd_; }
+  int release() noexcept { return std::exchange(fd_, -1); }
+  explicit operator bool() const noexcept { return fd_ >= 0; }
+
+ private:
+  int fd_ = -1;
+};
+
+// Polls for the peer during setup: 1 ms first (fast pickup), up to 10 ms (low CPU).
+class Backoff {
+ public:
+  void sleep_until_at_most(Clock::time_point deadline) {
+    const auto now = Clock::now();
+    if (now >= deadline) return;
+    std::this_thread::sleep_for(std::min<Clock::duration>(next_, deadline - now));
+    next_ = std::min(next_ * 2, milliseconds(10));
+  }
+
+ private:
+  milliseconds next_{1};
+};
+
+std::string owner_text(const struct stat& st) {
+  return "owned by uid " + std::to_string(st.st_uid) + ", not by this user (uid " +
+         std::to_string(::geteuid()) + ")";
+}
+
+// A FIFO we open must be a FIFO owned by us: anything else could be someone's trap.
+void check_fifo_fd(int fd, const std::string& where) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) fail(Kind::io, where + ": fstat failed: " + os_error(errno));
+  if (!S_ISFIFO(st.st_mode)) fail(Kind::bad_input, where + ": not a FIFO; refusing it");
+  if (st.st_uid != ::geteuid()) fail(Kind::bad_input, where + ": " + owner_text(st) + "; refusing it");
+}
+
+// Opens DIR without following a symlink; the message says why it was refused.
+UniqueFd open_dir(const fs::path& dir, const std::string& where) {
+  UniqueFd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (fd) return fd;
+  const int err = errno;
+  struct stat st {};
+  if (::lstat(dir.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+    fail(Kind::bad_input, where + ": directory is a symlink; refusing it (use the real path)");
+  }
+  if (err == ENOTDIR) fail(Kind::bad_input, where + ": not a directory");
+  fail(Kind::io, where + ": cannot open directory: " + os_error(err));
+}
+
+// Files listen() created, removed again unless someone replaced them meanwhile.
+class CreatedFiles {
+ public:
+  CreatedFiles() = default;
+  CreatedFiles(const CreatedFiles&) = delete;
+  CreatedFiles& operator=(const CreatedFiles&) = delete;
+  ~CreatedFiles() { remove(); }
+
+  void add(const fs::path& path, const struct stat& st, bool is_directory) {
+    entries_.push_back({path.string(), st.st_dev, st.st_ino, is_directory,
+                        detail::register_path(path.c_str(), is_directory)});
+  }
+
+  void remove() noexcept {
+    // FIFOs first (added after the directory), then the directory if it is empty.
+    for (auto it = entries_.rbegin(); it != entries_.rend(); ++it) {
+      struct stat st {};
+      if (::lstat(it->path.c_str(), &st) == 0 && st.st_dev == it->dev && st.st_ino == it->ino) {
+        if (it->is_directory) {
+          ::rmdir(it->path.c_str());  // fails harmlessly if others put files there
+        } else {
+          ::unlink(it->path.c_str());
+        }
+      }
+      detail::unregister_path(it->slot);
+    }
+    entries_.clear();
+  }
+
+ private:
+  struct Entry {
+    std::string path;
+    dev_t dev;
+    ino_t ino;
+    bool is_directory;
+    int slot;
+  };
+  std::vector<Entry> entries_;
+};
+
+// One-slot arena for the single outstanding wait of a direction. Asio allocates its
+// operation through the handler's associated allocator, so waits never call operator new.
+class HandlerSlab {
+ public:
+  void* allocate(std::size_t n) {
+    if (!used_ && n <= sizeof storage_) {
+      used_ = true;
+      return storage_;
+    }
+    return ::operator new(n);
+  }
+  void deallocate(void* p) noexcept {
+    if (p == storage_) {
+      used_ = false;
+    } else {
+      ::operator delete(p);
+    }
+  }
+
+ private:
+  alignas(std::max_align_t) unsigned char storage_[256];
+  bool used_ = false;
+};
+
+template <class T>
+struct SlabAllocator {
+  using value_type = T;
+  explicit SlabAllocator(HandlerSlab* s) noexcept : slab(s) {}
+  template <class U>
+  SlabAllocator(const SlabAllocator<U>& o) noexcept : slab(o.slab) {}
+  T* allocate(std::size_t n) { return static_cast<T*>(slab->allocate(n * sizeof(T))); }
+  void deallocate(T* p, std::size_t) noexcept { slab->deallocate(p); }
+  template <class U>
+  bool operator==(const SlabAllocator<U>& o) const noexcept { return slab == o.slab; }
+  template <class U>
+  bool operator!=(const SlabAllocator<U>& o) const noexcept { return slab != o.slab; }
+  HandlerSlab* slab;
+};
+
+struct WaitHandler {
+  using allocator_type = SlabAllocator<void>;
+  allocator_type get_allocator() const noexcept { return allocator_type(slab); }
+  void operator()(const boost::system::error_code& ec) {
+    *result = ec;
+    *done = true;
+  }
+  bool* done;
+  boost::system::error_code* result;
+  HandlerSlab* slab;
+};
+
+// One direction: its own io_context, so a reading and a writing thread never share one.
+struct Endpoint {
+  HandlerSlab slab;  // declared first: outlives any operation the io_context destroys
+  asio::io_context io{BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO};
+  asio::posix::stream_descriptor sd{io};
+};
+
+}  // namespace
+
+struct FifoChannel::Impl {
+  explicit Impl(fs::path d) : dir(std::move(d)), description(spec(dir)), read_buffer(kReadBufferBytes) {}
+
+  void assign(UniqueFd read_fd, UniqueFd write_fd) {
+    boost::system::error_code ec;
+    reader.sd.assign(read_fd.get(), ec);
+    if (ec) fail(Kind::io, description + ": cannot watch v2d/d2v: " + ec.message());
+    read_fd.release();
+    writer.sd.assign(write_fd.get(), ec);
+    if (ec) fail(Kind::io, description + ": cannot watch v2d/d2v: " + ec.message());
+    write_fd.release();
+  }
+
+  std::size_t take_buffered(std::span<std::byte> out) noexcept {
+    const std::size_t n = std::min(out.size(), read_end - read_pos);
+    if (n != 0) {
+      std::memcpy(out.data(), read_buffer.data() + read_pos, n);
+      read_pos += n;
+    }
+    return n;
+  }
+
+  // POLLHUP on a FIFO read end: a writer was connected and none is left (Linux reports
+  // no POLLHUP when no writer ever connected).
+  bool reader_hangup() noexcept {
+    pollfd p{reader.sd.native_handle(), POLLIN, 0};
+    return ::poll(&p, 1, 0) > 0 && (p.revents & POLLHUP) != 0;
+  }
+
+  // Waits for readiness in slices of <= 100 ms, honouring stop_requested().
+  static std::error_code wait(Endpoint& e, asio::posix::descriptor_base::wait_type what,
+                              Clock::time_point deadline) {
+    if (stop_requested()) return Errc::interrupted;
+    if (Clock::now() >= deadline) return Errc::timeout;
+    if (getenv("POLLWAIT")) {
+      pollfd p{e.sd.native_handle(), static_cast<short>(what == asio::posix::descriptor_base::wait_read ? POLLIN : POLLOUT), 0};
+      ::poll(&p, 1, 100);
+      return {};
+    }
+    if (e.io.stopped()) e.io.restart();
+    bool done = false;
+    boost::system::error_code result;
+    e.sd.async_wait(what, WaitHandler{&done, &result, &e.slab});
+    while (!done) {
+      const auto now = Clock::now();
+      const bool stop = stop_requested();
+      if (stop || now >= deadline) {
+        boost::system::error_code ignored;
+        e.sd.cancel(ignored);
+        while (!done) e.io.run_one();  // runs the aborted (or just completed) handler
+        if (!result) return {};         // became ready in the meantime: let the caller go on
+        return stop ? Errc::interrupted : Errc::timeout;
+      }
+      e.io.run_one_for(std::min<Clock::duration>(deadline - now, kWaitSlice));
+    }
+    return result ? make_error_code(Errc::io_error) : std::error_code{};
+  }
+
+  fs::path dir;
+  std::string description;
+  Endpoint reader;  // v2d on the dynamics side, d2v on the visual side
+  Endpoint writer;
+  std::vector<std::byte> read_buffer;
+  std::size_t read_pos = 0;  // [bytes] unread data is read_buffer[read_pos, read_end)
+  std::size_t read_end = 0;
+  bool writer_seen = false;  // read EOF means "closed" only once a writer was there
+  CreatedFiles created;      // listen() side only
+};
+
+ChannelSetupError::ChannelSetupError(Kind kind, const std::string& what)
+    : std::runtime_error(what), kind_(kind) {}
+
+ChannelSetupError::Kind ChannelSetupError::kind() const noexcept { return kind_; }
+
+FifoChannel::FifoChannel(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+FifoChannel::~FifoChannel() {
+  close();
+  remove_created_files();
+}
+
+std::unique_ptr<FifoChannel> FifoChannel::listen(const FifoOptions& options) {
+  ignore_sigpipe_once();
+  if (options.dir.empty()) fail(Kind::bad_input, "fifo channel: empty directory path");
+  const auto deadline = deadline_after(options.open_timeout);
+  auto impl = std::make_unique<Impl>(options.dir);
+  const std::string& where = impl->description;
+  const fs::path& dir = options.dir;
+
+  // Directory: create it private, or accept an existing one only if it is ours and private.
+  bool created_dir = false;
+  struct stat st {};
+  if (::lstat(dir.c_str(), &st) != 0) {
+    if (errno != ENOENT) fail(Kind::io, where + ": cannot stat directory: " + os_error(errno));
+    if (::mkdir(dir.c_str(), 0700) == 0) {
+      created_dir = true;
+    } else if (errno != EEXIST) {
+      fail(Kind::io, where + ": cannot create directory: " + os_error(errno));
+    }
+  }
+  UniqueFd dir_fd = open_dir(dir, where);
+  if (::fstat(dir_fd.get(), &st) != 0) fail(Kind::io, where + ": fstat failed: " + os_error(errno));
+  if (created_dir) {
+    impl->created.add(dir, st, /*is_directory=*/true);
+    ::fchmod(dir_fd.get(), 0700);  // exact mode whatever the umask
+    st.st_mode = (st.st_mode & ~07777) | 0700;
+  }
+  if (st.st_uid != ::geteuid()) {
+    fail(Kind::bad_input, where + ": directory is " + owner_text(st) + "; refusing it");
+  }
+  if ((st.st_mode & 077) != 0) {
+    char mode[8];
+    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+    fail(Kind::bad_input, where + ": directory is accessible by group/others (mode " + mode +
+                              "); chmod 700 it or use another directory");
+  }
+
+  // FIFOs: refuse what is not ours, replace our own stale ones (an old peer may hold them).
+  for (const char* name : {kD2v, kV2d}) {
+    const std::string fifo_where = where + "/" + name;
+    struct stat fst {};
+    if (::fstatat(dir_fd.get(), name, &fst, AT_SYMLINK_NOFOLLOW) == 0) {
+      if (S_ISLNK(fst.st_mode)) fail(Kind::bad_input, fifo_where + ": is a symlink; refusing it");
+      if (!S_ISFIFO(fst.st_mode)) {
+        fail(Kind::bad_input, fifo_where + ": exists and is not a FIFO; remove it or use another directory");
+      }
+      if (fst.st_uid != ::geteuid()) fail(Kind::bad_input, fifo_where + ": " + owner_text(fst) + "; refusing it");
+      if (::unlinkat(dir_fd.get(), name, 0) != 0) {
+        fail(Kind::io, fifo_where + ": cannot remove stale FIFO: " + os_error(errno));
+      }
+    } else if (errno != ENOENT) {
+      fail(Kind::io, fifo_where + ": cannot stat: " + os_error(errno));
+    }
+    if (::mkfifoat(dir_fd.get(), name, 0600) != 0) {
+      fail(Kind::io, fifo_where + ": cannot create FIFO: " + os_error(errno));
+    }
+    if (::fstatat(dir_fd.get(), name, &fst, AT_SYMLINK_NOFOLLOW) != 0) {
+      fail(Kind::io, fifo_where + ": cannot stat new FIFO: " + os_error(errno));
+    }
+    impl->created.add(dir / name, fst, /*is_directory=*/false);
+    if ((fst.st_mode & 07777) != 0600) ::fchmodat(dir_fd.get(), name, 0600, 0);  // umask-proof
+  }
+
+  // Read end first: opening it never blocks, and it lets the peer open v2d for writing.
+  UniqueFd read_fd(::openat(dir_fd.get(), kV2d, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC));
+  if (!read_fd) fail(Kind::io, where + "/v2d: cannot open for reading: " + os_error(errno));
+  check_fifo_fd(read_fd.get(), where + "/v2d");
+
+  // Write end: ENXIO until the peer has opened d2v for reading.
+  UniqueFd write_fd;
+  Backoff backoff;
+  for (;;) {
+    write_fd.reset(::openat(dir_fd.get(), kD2v, O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC));
+    if (write_fd) break;
+    if (errno == EINTR) continue;
+    if (errno != ENXIO) fail(Kind::io, where + "/d2v: cannot open for writing: " + os_error(errno));
+    if (stop_requested()) fail(Kind::interrupted, where + ": interrupted while waiting for a peer");
+    if (Clock::now() >= deadline) {
+      fail(Kind::timeout, "no peer opened " + where + " within " + seconds_text(options.open_timeout) +
+                              " (is the visual side running with --channel " + where + "?)");
+    }
+    backoff.sleep_until_at_most(deadline);
+  }
+  check_fifo_fd(write_fd.get(), where + "/d2v");
+
+  impl->assign(std::move(read_fd), std::move(write_fd));
+  return std::unique_ptr<FifoChannel>(new FifoChannel(std::move(impl)));
+}
+
+std::unique_ptr<FifoChannel> FifoChannel::connect(const FifoOptions& options) {
+  ignore_sigpipe_once();
+  if (options.dir.empty()) fail(Kind::bad_input, "fifo channel: empty directory path");
+  const auto deadline = deadline_after(options.open_timeout);
+  auto impl = std::make_unique<Impl>(options.dir);
+  const std::string& where = impl->description;
+  const fs::path d2v = options.dir / kD2v;
+  const fs::path v2d = options.dir / kV2d;
+  const auto waited = [&](const std::string& why) {
+    if (stop_requested()) fail(Kind::interrupted, where + ": interrupted while waiting for a peer");
+    if (Clock::now() >= deadline) {
+      fail(Kind::timeout, "no peer opened " + where + " within " + seconds_text(options.open_timeout) +
+                              " (" + why + ")");
+    }
+  };
+  Backoff backoff;
+
+  // Each pass works on the FIFO files present; if the server replaces them (stale files of
+  // a dead run), the pass notices and starts over on the new ones.
+  for (;;) {
+    struct stat st {};
+    while (::lstat(d2v.c_str(), &st) != 0 || ::lstat(v2d.c_str(), &st) != 0) {
+      waited("d2v and v2d never appeared: is the dynamics side running with --channel " + where + "?");
+      backoff.sleep_until_at_most(deadline);
+    }
+
+    UniqueFd dir_fd = open_dir(options.dir, where);
+    if (::fstat(dir_fd.get(), &st) != 0) fail(Kind::io, where + ": fstat failed: " + os_error(errno));
+    if (st.st_uid != ::geteuid()) {
+      fail(Kind::bad_input, where + ": directory is " + owner_text(st) + "; refusing it");
+    }
+
+    UniqueFd read_fd(::openat(dir_fd.get(), kD2v, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC));
+    if (!read_fd) {
+      if (errno == ENOENT) continue;  // removed since lstat: start over
+      if (errno == ELOOP) fail(Kind::bad_input, where + "/d2v: is a symlink; refusing it");
+      fail(Kind::io, where + "/d2v: cannot open for reading: " + os_error(errno));
+    }
+    check_fifo_fd(read_fd.get(), where + "/d2v");
+    struct stat read_st {};
+    ::fstat(read_fd.get(), &read_st);
+
+    // v2d: ENXIO until the server has opened its read end.
+    UniqueFd write_fd;
+    bool start_over = false;
+    while (!write_fd && !start_over) {
+      write_fd.reset(::openat(dir_fd.get(), kV2d, O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC));
+      if (write_fd) break;
+      const int err = errno;
+      if (err == EINTR) continue;
+      if (err == ELOOP) fail(Kind::bad_input, where + "/v2d: is a symlink; refusing it");
+      if (err == ENOENT) {
+        start_over = true;
+      } else if (err == ENXIO) {
+        struct stat now_st {};
+        const bool replaced = ::fstatat(dir_fd.get(), kD2v, &now_st, AT_SYMLINK_NOFOLLOW) != 0 ||
+                              now_st.st_dev != read_st.st_dev || now_st.st_ino != read_st.st_ino;
+        if (replaced) {
+          start_over = true;
+        } else {
+          waited("d2v and v2d exist but nobody reads v2d: stale files of a dead run?");
+          backoff.sleep_until_at_most(deadline);
+        }
+      } else {
+        fail(Kind::io, where + "/v2d: cannot open for writing: " + os_error(err));
+      }
+    }
+    if (start_over) continue;
+    check_fifo_fd(write_fd.get(), where + "/v2d");
+    // A server replacing stale FIFOs can give us its new v2d next to the old d2v we hold:
+    // both names must still be the files we opened.
+    const auto still_named = [&](const char* name, int fd) {
+      struct stat by_name {}, by_fd {};
+      return ::fstatat(dir_fd.get(), name, &by_name, AT_SYMLINK_NOFOLLOW) == 0 && ::fstat(fd, &by_fd) == 0 &&
+             by_name.st_dev == by_fd.st_dev && by_name.st_ino == by_fd.st_ino;
+    };
+    if (!still_named(kD2v, read_fd.get()) || !still_named(kV2d, write_fd.get())) continue;
+
+    impl->assign(std::move(read_fd), std::move(write_fd));
+    return std::unique_ptr<FifoChannel>(new FifoChannel(std::move(impl)));
+  }
+}
+
+std::error_code FifoChannel::write_all(std::span<const std::byte> bytes, milliseconds timeout) {
+  Impl& m = *impl_;
+  if (bytes.empty()) return {};
+  if (!m.writer.sd.is_open()) return Errc::io_error;
+  const int fd = m.writer.sd.native_handle();
+  std::optional<Clock::time_point> deadline;  // only computed when we have to wait
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n > 0) {
+      done += static_cast<std::size_t>(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EPIPE) return Errc::peer_closed;
+    if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) return Errc::io_error;
+    if (!deadline) deadline = deadline_after(timeout);
+    if (auto ec = Impl::wait(m.writer, asio::posix::descriptor_base::wait_write, *deadline)) return ec;
+  }
+  return {};
+}
+
+std::error_code FifoChannel::read_exact(std::span<std::byte> out, milliseconds timeout) {
+  Impl& m = *impl_;
+  std::size_t done = m.take_buffered(out);
+  if (done == out.size()) return {};
+  if (!m.reader.sd.is_open()) return Errc::io_error;
+  const int fd = m.reader.sd.native_handle();
+  std::optional<Clock::time_point> deadline;  // only computed when we have to wait
+  while (done < out.size()) {
+    const std::size_t want = out.size() - done;
+    ssize_t n = 0;
+    if (want >= m.read_buffer.size()) {
+      n = ::read(fd, out.data() + done, want);  // big payload: straight into place
+      if (n > 0) {
+        done += static_cast<std::size_t>(n);
+        m.writer_seen = true;
+        continue;
+      }
+    } else {
+      n = ::read(fd, m.read_buffer.data(), m.read_buffer.size());
+      if (n > 0) {
+        m.read_pos = 0;
+        m.read_end = static_cast<std::size_t>(n);
+        m.writer_seen = true;
+        done += m.take_buffered(out.subspan(done));
+        continue;
+      }
+    }
+    if (n == 0) {
+      // A FIFO reads EOF before its writer connects too: that is not a close.
+      if (m.writer_seen || m.reader_hangup()) {
+        m.writer_seen = true;
+        return Errc::peer_closed;
+      }
+    } else if (errno == EINTR) {
+      continue;
+    } else if (errno != EAGAIN && errno != EWOULDBLOCK) {
+      return Errc::io_error;
+    }
+    if (!deadline) deadline = deadline_after(timeout);
+    if (auto ec = Impl::wait(m.reader, asio::posix::descriptor_base::wait_read, *deadline)) return ec;
+  }
+  return {};
+}
+
+bool FifoChannel::readable_now() {
+  Impl& m = *impl_;
+  if (m.read_pos < m.read_end) return true;
+  if (!m.reader.sd.is_open()) return true;  // a read fails at once
+  pollfd p{m.reader.sd.native_handle(), POLLIN, 0};
+  const int r = ::poll(&p, 1, 0);
+  return r != 0;  // ready, hung up, or poll failed: a read would not block
+}
+
+void FifoChannel::close() noexcept {
+  boost::system::error_code ignored;
+  impl_->reader.sd.close(ignored);
+  impl_->writer.sd.close(ignored);
+  impl_->read_pos = impl_->read_end = 0;
+}
+
+std::string FifoChannel::describe() const { return impl_->description; }
+
+void FifoChannel::remove_created_files() noexcept { impl_->created.remove(); }
+
+}  // namespace cosim::wire

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Measures the figures of the README's performance table on this machine.
+#   scripts/bench.sh            all benchmarks
+#   scripts/bench.sh codec      encode + decode of one Frame (Google Benchmark)
+#   scripts/bench.sh roundtrip  FIFO round trip Frame -> ProbeReport with the recorder stub
+#   scripts/bench.sh loop       headless 50 s rose at 50 fps, lockstep and free, wall time
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${COSIM_BUILD_DIR:-$root/build}
+"$root/scripts/setup.sh" >&2
+bin="$build/bin"
+what=${1:-all}
+work=$(mktemp -d -t cosim-bench.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+json_field() {  # json_field FILE section key  -> value of "key" inside "section" of run.json
+  python3 - "$1" "$2" "$3" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))["summary"]
+print(d[sys.argv[2]][sys.argv[3]] if sys.argv[3] != "-" else d[sys.argv[2]])
+PY
+}
+
+# run_pair NAME DYNAMICS_ARGS... : one co-simulation with the recorder stub; prints wall seconds.
+run_pair() {
+  local name=$1; shift
+  local fifo="$work/fifo-$name" out="$work/run-$name"
+  local start end
+  start=$(date +%s.%N)
+  "$bin/cosim-dynamics" --backend kinematic --channel "fifo:$fifo" --out "$out" --progress never --quiet "$@" &
+  local dyn=$!
+  "$bin/cosim-recorder" --channel "fifo:$fifo" --quiet &
+  local rec=$!
+  wait "$dyn"; wait "$rec"
+  end=$(date +%s.%N)
+  python3 -c "print(f'{$end - $start:.3f}')"
+}
+
+if [[ $what == all || $what == codec ]]; then
+  echo "== encode + decode one Frame (24 joints), cosim_bench_codec"
+  "$bin/cosim_bench_codec" --benchmark_min_time=0.5 --benchmark_filter='BM_Frame' 2>/dev/null | grep BM_
+fi
+
+if [[ $what == all || $what == roundtrip ]]; then
+  echo "== FIFO round trip Frame -> ProbeReport, recorder stub, lockstep, 20000 frames"
+  run_pair rt --fps 500 --duration 40 --mode lockstep >/dev/null
+  printf 'rtt_us p50 %s  p99 %s  max %s  (reports %s)\n' \
+    "$(json_field "$work/run-rt/run.json" rtt_us p50)" "$(json_field "$work/run-rt/run.json" rtt_us p99)" \
+    "$(json_field "$work/run-rt/run.json" rtt_us max)" "$(json_field "$work/run-rt/run.json" reports_received -)"
+fi
+
+if [[ $what == all || $what == loop ]]; then
+  echo "== headless 50 s rose at 50 fps with the recorder stub (wall time incl. process start)"
+  for mode in lockstep free; do
+    best=""
+    for i in 1 2 3; do
+      t=$(run_pair "loop-$mode-$i" --fps 50 --duration 50 --mode "$mode")
+      if [ -z "$best" ] || python3 -c "import sys; sys.exit(0 if $t < $best else 1)"; then best=$t; fi
+    done
+    echo "$mode: best of 3 = $best s"
+  done
+fi
