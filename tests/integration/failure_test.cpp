@@ -38,7 +38,7 @@ TEST_F(LoopTest, DynamicsWithAnotherMajorVersionStopsBothSides) {
   auto recorder = start_recorder({});
   EXPECT_EQ(finish(*recorder, "cosim-recorder"), 4) << recorder->err();
   EXPECT_EQ(finish(*dynamics, "cosim-dynamics"), 4) << dynamics->err();
-  for (const std::string err : {recorder->err(), dynamics->err()}) {
+  for (const std::string& err : {recorder->err(), dynamics->err()}) {
     EXPECT_TRUE(contains(err, "2.0")) << err;
     EXPECT_TRUE(contains(err, "1.0")) << err;
     EXPECT_TRUE(contains(err, "protocol major version mismatch")) << err;
@@ -51,7 +51,7 @@ TEST_F(LoopTest, RecorderWithAnotherMajorVersionStopsBothSides) {
   auto recorder = start_recorder({"--protocol-major", "3"});
   EXPECT_EQ(finish(*recorder, "cosim-recorder"), 4) << recorder->err();
   EXPECT_EQ(finish(*dynamics, "cosim-dynamics"), 4) << dynamics->err();
-  for (const std::string err : {recorder->err(), dynamics->err()}) {
+  for (const std::string& err : {recorder->err(), dynamics->err()}) {
     EXPECT_TRUE(contains(err, "3.0")) << err;
     EXPECT_TRUE(contains(err, "1.0")) << err;
   }
@@ -73,7 +73,7 @@ TEST_F(LoopTest, JointNameMismatchNamesTheJoints) {
   auto recorder = start_recorder({"--scene", scene.string()});
   EXPECT_EQ(finish(*recorder, "cosim-recorder"), 2) << recorder->err();
   EXPECT_EQ(finish(*dynamics, "cosim-dynamics"), 2) << dynamics->err();
-  for (const std::string err : {recorder->err(), dynamics->err()}) {
+  for (const std::string& err : {recorder->err(), dynamics->err()}) {
     EXPECT_TRUE(contains(err, "Robotino/Wheel_1/roller6")) << err;
     EXPECT_TRUE(contains(err, "Robotino/Wheel_3/roller6")) << err;
     EXPECT_TRUE(contains(err, "Robotino/Wheel_2/roller9")) << err;

@@ -99,7 +99,9 @@ TEST_F(LoopTest, FreeModeAccountsForEveryFrame) {
   for (std::size_t i = 0; i < probes.rows.size(); ++i) {
     EXPECT_GE(delay[i], 0.0);
     EXPECT_LE(diff[i], 1e-9);
-    if (i > 0) EXPECT_GT(seq[i], seq[i - 1]);
+    if (i > 0) {
+      EXPECT_GT(seq[i], seq[i - 1]);
+    }
   }
   // Every frame was either reported or skipped by the visual side.
   const std::string run_json = read_file(run_dir() / "run.json");

@@ -55,7 +55,7 @@ void CosimLogReader::FileCloser::operator()(std::FILE* f) const noexcept { std::
 
 CosimLogWriter::CosimLogWriter(const std::filesystem::path& path, std::uint32_t proto_major,
                                std::uint32_t proto_minor)
-    : path_(path.string()), file_(std::fopen(path.c_str(), "wb")) {
+    : path_(path.string()), file_(std::fopen(path.c_str(), "wbe")) {  // e: O_CLOEXEC
   if (!file_) throw std::runtime_error(path_ + ": cannot create cosimlog: " + os_error(errno));
   // Large stdio buffer: a record per message must not mean a write(2) per message.
   std::setvbuf(file_.get(), nullptr, _IOFBF, 1 << 16);
@@ -98,7 +98,7 @@ void CosimLogWriter::flush() {
 }
 
 CosimLogReader::CosimLogReader(const std::filesystem::path& path)
-    : path_(path.string()), file_(std::fopen(path.c_str(), "rb")) {
+    : path_(path.string()), file_(std::fopen(path.c_str(), "rbe")) {
   if (!file_) throw std::runtime_error(path_ + ": cannot open (" + os_error(errno) + ")");
   struct stat st {};
   if (::fstat(::fileno(file_.get()), &st) != 0) {

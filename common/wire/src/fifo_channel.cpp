@@ -4,9 +4,6 @@
 #include <cosim/wire/fifo_channel.hpp>
 #include <cosim/wire/interrupt.hpp>
 
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/posix/stream_descriptor.hpp>
-
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -27,7 +24,6 @@ namespace cosim::wire {
 namespace {
 
 namespace fs = std::filesystem;
-namespace asio = boost::asio;
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 using Kind = ChannelSetupError::Kind;
@@ -81,7 +77,6 @@ class UniqueFd {
     fd_ = fd;
   }
   int get() const noexcept { return fd_; }
-  int release() noexcept { return std::exchange(fd_, -1); }
   explicit operator bool() const noexcept { return fd_ >= 0; }
 
  private:
@@ -168,78 +163,29 @@ class CreatedFiles {
   std::vector<Entry> entries_;
 };
 
-// One-slot arena for the single outstanding wait of a direction. Asio allocates its
-// operation through the handler's associated allocator, so waits never call operator new.
-class HandlerSlab {
- public:
-  void* allocate(std::size_t n) {
-    if (!used_ && n <= sizeof storage_) {
-      used_ = true;
-      return storage_;
-    }
-    return ::operator new(n);
+// Waits until `fd` is ready for `events` (or hung up / in error: the next read or write
+// says which), in poll() slices of <= 100 ms so stop_requested() is seen promptly.
+// Readiness is checked before a stop or timeout is reported, so timeout 0 is one poll.
+std::error_code wait_ready(int fd, short events, Clock::time_point deadline) {
+  for (bool first = true;; first = false) {
+    const auto now = Clock::now();
+    const auto left = deadline > now ? deadline - now : Clock::duration::zero();
+    const bool stop_now = first && stop_requested();
+    const int slice_ms =
+        stop_now ? 0 : static_cast<int>(std::chrono::ceil<milliseconds>(std::min<Clock::duration>(left, kWaitSlice)).count());
+    pollfd p{fd, events, 0};
+    const int r = ::poll(&p, 1, slice_ms);
+    if (r > 0) return {};
+    if (r < 0 && errno != EINTR) return Errc::io_error;
+    if (stop_requested()) return Errc::interrupted;
+    if (Clock::now() >= deadline) return Errc::timeout;
   }
-  void deallocate(void* p) noexcept {
-    if (p == storage_) {
-      used_ = false;
-    } else {
-      ::operator delete(p);
-    }
-  }
-
- private:
-  alignas(std::max_align_t) unsigned char storage_[256];
-  bool used_ = false;
-};
-
-template <class T>
-struct SlabAllocator {
-  using value_type = T;
-  explicit SlabAllocator(HandlerSlab* s) noexcept : slab(s) {}
-  template <class U>
-  SlabAllocator(const SlabAllocator<U>& o) noexcept : slab(o.slab) {}
-  T* allocate(std::size_t n) { return static_cast<T*>(slab->allocate(n * sizeof(T))); }
-  void deallocate(T* p, std::size_t) noexcept { slab->deallocate(p); }
-  template <class U>
-  bool operator==(const SlabAllocator<U>& o) const noexcept { return slab == o.slab; }
-  template <class U>
-  bool operator!=(const SlabAllocator<U>& o) const noexcept { return slab != o.slab; }
-  HandlerSlab* slab;
-};
-
-struct WaitHandler {
-  using allocator_type = SlabAllocator<void>;
-  allocator_type get_allocator() const noexcept { return allocator_type(slab); }
-  void operator()(const boost::system::error_code& ec) {
-    *result = ec;
-    *done = true;
-  }
-  bool* done;
-  boost::system::error_code* result;
-  HandlerSlab* slab;
-};
-
-// One direction: its own io_context, so a reading and a writing thread never share one.
-struct Endpoint {
-  HandlerSlab slab;  // declared first: outlives any operation the io_context destroys
-  asio::io_context io{BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO};
-  asio::posix::stream_descriptor sd{io};
-};
+}
 
 }  // namespace
 
 struct FifoChannel::Impl {
   explicit Impl(fs::path d) : dir(std::move(d)), description(spec(dir)), read_buffer(kReadBufferBytes) {}
-
-  void assign(UniqueFd read_fd, UniqueFd write_fd) {
-    boost::system::error_code ec;
-    reader.sd.assign(read_fd.get(), ec);
-    if (ec) fail(Kind::io, description + ": cannot watch v2d/d2v: " + ec.message());
-    read_fd.release();
-    writer.sd.assign(write_fd.get(), ec);
-    if (ec) fail(Kind::io, description + ": cannot watch v2d/d2v: " + ec.message());
-    write_fd.release();
-  }
 
   std::size_t take_buffered(std::span<std::byte> out) noexcept {
     const std::size_t n = std::min(out.size(), read_end - read_pos);
@@ -252,44 +198,15 @@ struct FifoChannel::Impl {
 
   // POLLHUP on a FIFO read end: a writer was connected and none is left (Linux reports
   // no POLLHUP when no writer ever connected).
-  bool reader_hangup() noexcept {
-    pollfd p{reader.sd.native_handle(), POLLIN, 0};
+  bool reader_hangup() const noexcept {
+    pollfd p{read_fd.get(), POLLIN, 0};
     return ::poll(&p, 1, 0) > 0 && (p.revents & POLLHUP) != 0;
-  }
-
-  // Waits for readiness in slices of <= 100 ms, honouring stop_requested().
-  static std::error_code wait(Endpoint& e, asio::posix::descriptor_base::wait_type what,
-                              Clock::time_point deadline) {
-    if (stop_requested()) return Errc::interrupted;
-    if (Clock::now() >= deadline) return Errc::timeout;
-    if (getenv("POLLWAIT")) {
-      pollfd p{e.sd.native_handle(), static_cast<short>(what == asio::posix::descriptor_base::wait_read ? POLLIN : POLLOUT), 0};
-      ::poll(&p, 1, 100);
-      return {};
-    }
-    if (e.io.stopped()) e.io.restart();
-    bool done = false;
-    boost::system::error_code result;
-    e.sd.async_wait(what, WaitHandler{&done, &result, &e.slab});
-    while (!done) {
-      const auto now = Clock::now();
-      const bool stop = stop_requested();
-      if (stop || now >= deadline) {
-        boost::system::error_code ignored;
-        e.sd.cancel(ignored);
-        while (!done) e.io.run_one();  // runs the aborted (or just completed) handler
-        if (!result) return {};         // became ready in the meantime: let the caller go on
-        return stop ? Errc::interrupted : Errc::timeout;
-      }
-      e.io.run_one_for(std::min<Clock::duration>(deadline - now, kWaitSlice));
-    }
-    return result ? make_error_code(Errc::io_error) : std::error_code{};
   }
 
   fs::path dir;
   std::string description;
-  Endpoint reader;  // v2d on the dynamics side, d2v on the visual side
-  Endpoint writer;
+  UniqueFd read_fd;   // v2d on the dynamics side, d2v on the visual side
+  UniqueFd write_fd;  // d2v on the dynamics side, v2d on the visual side
   std::vector<std::byte> read_buffer;
   std::size_t read_pos = 0;  // [bytes] unread data is read_buffer[read_pos, read_end)
   std::size_t read_end = 0;
@@ -393,7 +310,8 @@ std::unique_ptr<FifoChannel> FifoChannel::listen(const FifoOptions& options) {
   }
   check_fifo_fd(write_fd.get(), where + "/d2v");
 
-  impl->assign(std::move(read_fd), std::move(write_fd));
+  impl->read_fd = std::move(read_fd);
+  impl->write_fd = std::move(write_fd);
   return std::unique_ptr<FifoChannel>(new FifoChannel(std::move(impl)));
 }
 
@@ -416,7 +334,11 @@ std::unique_ptr<FifoChannel> FifoChannel::connect(const FifoOptions& options) {
 
   // Each pass works on the FIFO files present; if the server replaces them (stale files of
   // a dead run), the pass notices and starts over on the new ones.
-  for (;;) {
+  for (bool first_pass = true;; first_pass = false) {
+    if (!first_pass) {
+      waited("the FIFOs kept being replaced");
+      backoff.sleep_until_at_most(deadline);
+    }
     struct stat st {};
     while (::lstat(d2v.c_str(), &st) != 0 || ::lstat(v2d.c_str(), &st) != 0) {
       waited("d2v and v2d never appeared: is the dynamics side running with --channel " + where + "?");
@@ -466,16 +388,24 @@ std::unique_ptr<FifoChannel> FifoChannel::connect(const FifoOptions& options) {
     }
     if (start_over) continue;
     check_fifo_fd(write_fd.get(), where + "/v2d");
-    // A server replacing stale FIFOs can give us its new v2d next to the old d2v we hold:
-    // both names must still be the files we opened.
+
+    // A server replacing stale FIFOs (d2v first, then v2d) can hand us its new v2d next to
+    // the old d2v we hold. Keep that v2d: closing it would show the server a writer that
+    // came and went (POLLHUP, read as peer_closed). Open the new d2v instead.
     const auto still_named = [&](const char* name, int fd) {
       struct stat by_name {}, by_fd {};
       return ::fstatat(dir_fd.get(), name, &by_name, AT_SYMLINK_NOFOLLOW) == 0 && ::fstat(fd, &by_fd) == 0 &&
              by_name.st_dev == by_fd.st_dev && by_name.st_ino == by_fd.st_ino;
     };
-    if (!still_named(kD2v, read_fd.get()) || !still_named(kV2d, write_fd.get())) continue;
+    if (!still_named(kV2d, write_fd.get())) continue;  // ours is stale: closing it disturbs nobody
+    if (!still_named(kD2v, read_fd.get())) {
+      read_fd.reset(::openat(dir_fd.get(), kD2v, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC));
+      if (!read_fd) fail(Kind::io, where + "/d2v: cannot open for reading: " + os_error(errno));
+      check_fifo_fd(read_fd.get(), where + "/d2v");
+    }
 
-    impl->assign(std::move(read_fd), std::move(write_fd));
+    impl->read_fd = std::move(read_fd);
+    impl->write_fd = std::move(write_fd);
     return std::unique_ptr<FifoChannel>(new FifoChannel(std::move(impl)));
   }
 }
@@ -483,12 +413,12 @@ std::unique_ptr<FifoChannel> FifoChannel::connect(const FifoOptions& options) {
 std::error_code FifoChannel::write_all(std::span<const std::byte> bytes, milliseconds timeout) {
   Impl& m = *impl_;
   if (bytes.empty()) return {};
-  if (!m.writer.sd.is_open()) return Errc::io_error;
-  const int fd = m.writer.sd.native_handle();
+  if (!m.write_fd) return Errc::io_error;
   std::optional<Clock::time_point> deadline;  // only computed when we have to wait
   std::size_t done = 0;
   while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    // Write first: the pipe almost always has room.
+    const ssize_t n = ::write(m.write_fd.get(), bytes.data() + done, bytes.size() - done);
     if (n > 0) {
       done += static_cast<std::size_t>(n);
       continue;
@@ -497,7 +427,7 @@ std::error_code FifoChannel::write_all(std::span<const std::byte> bytes, millise
     if (n < 0 && errno == EPIPE) return Errc::peer_closed;
     if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) return Errc::io_error;
     if (!deadline) deadline = deadline_after(timeout);
-    if (auto ec = Impl::wait(m.writer, asio::posix::descriptor_base::wait_write, *deadline)) return ec;
+    if (auto ec = wait_ready(m.write_fd.get(), POLLOUT, *deadline)) return ec;
   }
   return {};
 }
@@ -506,10 +436,13 @@ std::error_code FifoChannel::read_exact(std::span<std::byte> out, milliseconds t
   Impl& m = *impl_;
   std::size_t done = m.take_buffered(out);
   if (done == out.size()) return {};
-  if (!m.reader.sd.is_open()) return Errc::io_error;
-  const int fd = m.reader.sd.native_handle();
-  std::optional<Clock::time_point> deadline;  // only computed when we have to wait
+  if (!m.read_fd) return Errc::io_error;
+  const int fd = m.read_fd.get();
+  const auto deadline = deadline_after(timeout);
   while (done < out.size()) {
+    // Wait first, read second: poll() returns at once when data is there, and when it is
+    // not (the usual case in lockstep) this saves a read() that would return EAGAIN.
+    if (auto ec = wait_ready(fd, POLLIN, deadline)) return ec;
     const std::size_t want = out.size() - done;
     ssize_t n = 0;
     if (want >= m.read_buffer.size()) {
@@ -535,13 +468,9 @@ std::error_code FifoChannel::read_exact(std::span<std::byte> out, milliseconds t
         m.writer_seen = true;
         return Errc::peer_closed;
       }
-    } else if (errno == EINTR) {
-      continue;
-    } else if (errno != EAGAIN && errno != EWOULDBLOCK) {
+    } else if (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK) {
       return Errc::io_error;
     }
-    if (!deadline) deadline = deadline_after(timeout);
-    if (auto ec = Impl::wait(m.reader, asio::posix::descriptor_base::wait_read, *deadline)) return ec;
   }
   return {};
 }
@@ -549,16 +478,14 @@ std::error_code FifoChannel::read_exact(std::span<std::byte> out, milliseconds t
 bool FifoChannel::readable_now() {
   Impl& m = *impl_;
   if (m.read_pos < m.read_end) return true;
-  if (!m.reader.sd.is_open()) return true;  // a read fails at once
-  pollfd p{m.reader.sd.native_handle(), POLLIN, 0};
-  const int r = ::poll(&p, 1, 0);
-  return r != 0;  // ready, hung up, or poll failed: a read would not block
+  if (!m.read_fd) return true;  // a read fails at once
+  pollfd p{m.read_fd.get(), POLLIN, 0};
+  return ::poll(&p, 1, 0) != 0;  // ready, hung up, or poll failed: a read would not block
 }
 
 void FifoChannel::close() noexcept {
-  boost::system::error_code ignored;
-  impl_->reader.sd.close(ignored);
-  impl_->writer.sd.close(ignored);
+  impl_->read_fd.reset();
+  impl_->write_fd.reset();
   impl_->read_pos = impl_->read_end = 0;
 }
 

@@ -11,6 +11,8 @@ using std::chrono::milliseconds;
 
 // Once a message has started, its rest gets at least this long (slow peer, big frame).
 constexpr milliseconds kRestOfMessageMin{1000};
+// Longer waits are "forever"; the cap keeps now + wait from overflowing.
+constexpr milliseconds kRestOfMessageMax = std::chrono::hours(24 * 365);
 
 }  // namespace
 
@@ -40,7 +42,7 @@ std::error_code MessageStream::receive(cosim::v1::Envelope& env, milliseconds ti
   // A 1-byte read is all-or-nothing, so a timeout here never loses stream sync.
   if (auto ec = channel_.read_exact({buf, 1}, timeout)) return ec;
 
-  const milliseconds rest = std::max(timeout, kRestOfMessageMin);
+  const milliseconds rest = std::clamp(timeout, kRestOfMessageMin, kRestOfMessageMax);
   const auto deadline = Clock::now() + rest;
   if (auto ec = channel_.read_exact({buf + 1, kHeaderBytes - 1}, rest)) return ec;
 

@@ -70,10 +70,13 @@ struct SentFrame {
 
 class FrameLoop {
  public:
-  FrameLoop(const DynamicsOptions& options, const RunFolder& folder, util::EventLog& log)
-      : options_(options), folder_(folder), log_(log) {}
+  explicit FrameLoop(const DynamicsOptions& options) : options_(options) {}
 
-  void run();
+  /// Checks options, makes the backend, loads the scene: everything that can be wrong with
+  /// the input, before any file is written. Throws util::BadInputError.
+  void prepare();
+  /// Writes the run folder and runs the frames.
+  void run(const RunFolder& folder, util::EventLog& log);
   void write_run_json(const std::string& status, const std::string& error, double wall_s);
   void tell_peer(int exit_code, const std::string& message) {
     if (connection_) connection_->send_error_noexcept(protocol::error_code_for_exit(exit_code), message);
@@ -98,9 +101,19 @@ class FrameLoop {
   void pace_realtime(double t_s);
   void show_progress(double t_s, bool final);
 
+  /// Before the log exists, notes wait here.
+  void note(const std::string& message) {
+    if (log_ != nullptr) {
+      log_->info(message);
+    } else {
+      early_notes_.push_back(message);
+    }
+  }
+
   const DynamicsOptions& options_;
   RunFolder folder_;
-  util::EventLog& log_;
+  util::EventLog* log_ = nullptr;
+  std::vector<std::string> early_notes_;
 
   std::unique_ptr<Params> params_;
   std::unique_ptr<Backend> backend_;
@@ -153,7 +166,7 @@ void FrameLoop::make_backend() {
     throw util::BadInputError(e.what());
   }
   backend_ = entry.make(*params_, 0.0);
-  log_.info("backend " + backend_->name() + " (model " + backend_->model_name() + "), " +
+  note("backend " + backend_->name() + " (model " + backend_->model_name() + "), " +
             std::to_string(backend_->joint_names().size()) + " joints");
 }
 
@@ -196,7 +209,7 @@ void FrameLoop::load_scene() {
   X_WF_.assign(scene_->frames().size(), Eigen::Isometry3d::Identity());
   p_WP_all_.assign(scene_->probes().size(), Eigen::Vector3d::Zero());
   p_WP_row_.assign(probe_names_.size(), Eigen::Vector3d::Zero());
-  log_.info("scene " + scene_->name() + " from " + options_.scene.string() + ", probes: " + join(probe_names_));
+  note("scene " + scene_->name() + " from " + options_.scene.string() + ", probes: " + join(probe_names_));
 }
 
 void FrameLoop::open_outputs() {
@@ -236,17 +249,17 @@ void FrameLoop::open_outputs() {
 void FrameLoop::connect() {
   const protocol::ChannelSpec spec = protocol::parse_channel_spec(options_.channel);
   if (spec.kind == protocol::ChannelSpec::Kind::none) {
-    log_.info("channel none: running without a visual side");
+    log_->info("channel none: running without a visual side");
     return;
   }
-  log_.info("waiting for the visual side on fifo:" + spec.fifo_dir.string() + " (timeout " +
-            std::to_string(options_.open_timeout.count() / 1000.0).substr(0, 4) + " s)");
+  log_->info("waiting for the visual side on fifo:" + spec.fifo_dir.string() +
+             fmt(" (timeout %g s)", static_cast<double>(options_.open_timeout.count()) / 1000.0));
   wire::FifoOptions fifo;
   fifo.dir = spec.fifo_dir;
   fifo.open_timeout = options_.open_timeout;
   connection_ = std::make_unique<protocol::Connection>(wire::FifoChannel::listen(fifo), wire::Direction::to_visual,
                                                        frames_log_.get());
-  log_.info("connected on " + connection_->describe());
+  log_->info("connected on " + connection_->describe());
 }
 
 void FrameLoop::handshake() {
@@ -293,7 +306,7 @@ void FrameLoop::handshake() {
   peer_kind_ = welcome.peer_kind();
   peer_version_ = welcome.software_version();
   peer_scene_ = welcome.scene();
-  log_.info("handshake done: peer " + peer_kind_ + " " + peer_version_ + ", scene " + peer_scene_ + ", " +
+  log_->info("handshake done: peer " + peer_kind_ + " " + peer_version_ + ", scene " + peer_scene_ + ", " +
             std::to_string(welcome.joint_mapping().matched()) + " joints matched");
 }
 
@@ -326,7 +339,7 @@ void FrameLoop::pace_realtime(double t_s) {
   if (now > due + milliseconds(1)) {
     ++overruns_;
     if (overruns_ <= 10 || overruns_ % 100 == 0) {
-      log_.warn(fmt("realtime overrun #%.0f: frame at t=%.3f s sent %.1f ms late", static_cast<double>(overruns_), t_s,
+      log_->warn(fmt("realtime overrun #%.0f: frame at t=%.3f s sent %.1f ms late", static_cast<double>(overruns_), t_s,
                     std::chrono::duration<double, std::milli>(now - due).count()));
     }
     return;
@@ -506,20 +519,20 @@ void FrameLoop::finish() {
   while (!peer_said_bye_) {
     const auto left = std::chrono::duration_cast<milliseconds>(deadline - Clock::now());
     if (left.count() <= 0) {
-      log_.warn("visual side did not answer Bye within " + std::to_string(options_.report_timeout.count()) + " ms");
+      log_->warn("visual side did not answer Bye within " + std::to_string(options_.report_timeout.count()) + " ms");
       break;
     }
     try {
       if (!connection_->receive(in_, left)) continue;
     } catch (const util::PeerError&) {
-      log_.warn("visual side closed the channel without Bye");
+      log_->warn("visual side closed the channel without Bye");
       break;
     }
     handle(in_);
   }
 }
 
-void FrameLoop::run() {
+void FrameLoop::prepare() {
   if (!(options_.fps > 0) || !std::isfinite(options_.fps)) throw util::BadInputError("--fps must be > 0");
   if (!(options_.duration_s > 0) || !std::isfinite(options_.duration_s)) {
     throw util::BadInputError("--duration must be > 0");
@@ -530,17 +543,24 @@ void FrameLoop::run() {
   if (frame_count_ == 0) {
     throw util::BadInputError(fmt("--duration %g s at --fps %g gives no frame", options_.duration_s, options_.fps));
   }
-  run_id_ = folder_.dir.filename().string();
+  protocol::parse_channel_spec(options_.channel);  // a bad --channel is bad input, said now
   make_backend();
   load_scene();
+}
+
+void FrameLoop::run(const RunFolder& folder, util::EventLog& log) {
+  folder_ = folder;
+  log_ = &log;
+  for (const auto& message : early_notes_) log_->info(message);
+  run_id_ = folder_.dir.filename().string();
   history_.resize(kFrameHistory);
   for (auto& sent : history_) sent.p_WP.assign(probe_names_.size(), Eigen::Vector3d::Zero());
   for (auto* v : {&delay_frames_, &delay_sim_s_, &rtt_us_, &diff_same_, &diff_arrival_}) v->reserve(frame_count_);
   open_outputs();
   connect();
   if (connection_) handshake();
-  log_.info(std::string("running ") + std::to_string(frame_count_) + " frames at " + fmt("%g", options_.fps) +
-            " fps, mode " + mode_name(options_.mode));
+  log_->info(std::string("running ") + std::to_string(frame_count_) + " frames at " + fmt("%g", options_.fps) +
+             " fps, mode " + mode_name(options_.mode));
   loop();
   finish();
   dynamics_csv_->flush();
@@ -644,8 +664,14 @@ void print_summary(const RunSummary& s, const RunFolder& folder, double wall_s) 
 }  // namespace
 
 int run_dynamics(const DynamicsOptions& options) {
+  FrameLoop loop(options);
   RunFolder folder;
   try {
+    try {
+      loop.prepare();
+    } catch (const scene::SceneError& e) {
+      throw util::BadInputError(e.what());
+    }
     folder = create_run_folder(options.out_dir);
   } catch (const util::CosimError& e) {
     std::fprintf(stderr, "cosim-dynamics: error: %s\n", e.what());
@@ -654,12 +680,11 @@ int run_dynamics(const DynamicsOptions& options) {
   util::EventLog log("cosim-dynamics", folder.event_log(), false);
   log.info("command: " + options.command_line);
   const auto wall_start = Clock::now();
-  FrameLoop loop(options, folder, log);
   int code = util::kExitOk;
   std::string status = "ok", error;
   try {
     try {
-      loop.run();
+      loop.run(folder, log);
     } catch (const util::CosimError&) {
       throw;
     } catch (const wire::ChannelSetupError& e) {

@@ -450,9 +450,16 @@ TEST(KinematicBackend, OutputsAreConsistentWithJointsAndKinematics) {
       EXPECT_LE(o[out::kRollingArm1 + i], g.roller_max_radius_m);
     }
   }
-  EXPECT_EQ(b->output_names()[out::kOmega1 + 2], "omega3_rad_per_s");
-  EXPECT_EQ(b->output_names()[out::kContact1], "contact1");
-  EXPECT_EQ(b->output_names()[out::kRollerSpeed1 + 2], "omega_roll3_rad_per_s");
+  const std::vector<std::string> expected_names{
+      "x_ref_m",          "y_ref_m",          "phi_ref_rad",          "vx_ref_m_per_s",
+      "vy_ref_m_per_s",   "omega_ref_rad_per_s", "omega1_rad_per_s", "omega2_rad_per_s",
+      "omega3_rad_per_s", "contact1",         "contact2",             "contact3",
+      "v_side1_m_per_s",  "v_side2_m_per_s",  "v_side3_m_per_s",      "r_roll1_m",
+      "r_roll2_m",        "r_roll3_m",        "omega_roll1_rad_per_s", "omega_roll2_rad_per_s",
+      "omega_roll3_rad_per_s"};
+  EXPECT_EQ(b->output_names(), expected_names);
+  EXPECT_EQ(b->output_index("contact2"), out::kContact1 + 1);
+  EXPECT_EQ(b->output_index("r_roll1_m"), out::kRollingArm1);
 }
 
 TEST(KinematicBackend, ParametersReachTheModel) {

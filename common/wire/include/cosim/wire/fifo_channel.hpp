@@ -37,10 +37,12 @@ class ChannelSetupError : public std::runtime_error {
   Kind kind_;
 };
 
-/// FIFO channel with non-blocking fds; waits go through Boost.Asio in slices of at most
-/// 100 ms so stop_requested() is honoured. Reads are buffered (one read(2) usually takes a
-/// whole frame). Not copyable or movable. SIGPIPE is ignored process-wide by listen() and
-/// connect(); a closed peer is Errc::peer_closed.
+/// FIFO channel with non-blocking fds. Waits are poll(2) slices of at most 100 ms, so
+/// stop_requested() is honoured; reads wait first and then take everything pending into a
+/// 64 KiB buffer (one read(2) per frame in lockstep); writes write first and wait only when
+/// the pipe is full. No allocation and no sleep in the data path. Not copyable or movable.
+/// SIGPIPE is ignored process-wide by listen() and connect(); a closed peer is
+/// Errc::peer_closed, also when the peer process died.
 class FifoChannel final : public Channel {
  public:
   /// Dynamics side ("server"). Creates DIR (mode 0700) if missing; refuses a DIR or FIFO

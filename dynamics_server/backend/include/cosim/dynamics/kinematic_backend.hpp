@@ -5,7 +5,7 @@
 /// speeds; roller angles = ∫ v_ix / r_roll dt while each roller is in contact, with the
 /// integration split exactly at contact switches.
 
-#include <array>
+#include <cstddef>
 #include <memory>
 #include <span>
 
