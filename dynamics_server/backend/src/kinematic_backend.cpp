@@ -110,8 +110,8 @@ void integrate_wheel(const WheelSpan& w, double theta_end_rad, std::span<const d
   const Gl5& gl = gl5();
   // Points where θ is known, with every extremum of θ (sign change of ω) inserted, so θ is
   // monotonic between neighbours and a sector change between them is one bracketed crossing.
-  // (Two sign changes of ω between neighbouring Gauss nodes are not resolved; they would need
-  // a wheel reversing twice within ~1 ms.)
+  // Not resolved: two sign changes of ω between neighbouring points, i.e. a wheel reversing
+  // twice within ~1.4 ms (node spacing at a 5 ms substep).
   constexpr int kMaxPoints = 2 * (kNodes + 2);
   std::array<double, kMaxPoints> s_pt{};
   std::array<double, kMaxPoints> theta_pt{};
