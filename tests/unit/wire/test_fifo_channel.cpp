@@ -193,11 +193,21 @@ TEST(Fifo, LargeMessagesCrossThePipeBufferBothWays) {
 
 // ---- permissions and refusals ----
 
-TEST(Fifo, CreatesAPrivateDirectoryAndPrivateFifosWhateverTheUmask) {
+class FifoUmask : public ::testing::TestWithParam<mode_t> {};
+
+TEST_P(FifoUmask, CreatesAPrivateDirectoryAndPrivateFifos) {
+  // umask 0 would expose a too-open mode argument; 0277 would leave 0500/0400 without
+  // an explicit chmod.
   TempDir tmp;
   const auto dir = tmp / "ch";
-  const mode_t old = ::umask(0);  // would give 0777/0666 without explicit modes
-  Pair p = open_pair(dir);
+  const mode_t old = ::umask(GetParam());
+  Pair p;
+  try {
+    p = open_pair(dir);
+  } catch (...) {
+    ::umask(old);
+    throw;
+  }
   ::umask(old);
   EXPECT_EQ(mode_of(dir), 0700u);
   EXPECT_EQ(mode_of(dir / "d2v"), 0600u);
@@ -207,6 +217,9 @@ TEST(Fifo, CreatesAPrivateDirectoryAndPrivateFifosWhateverTheUmask) {
   EXPECT_TRUE(S_ISFIFO(st.st_mode));
   EXPECT_EQ(st.st_uid, ::geteuid());
 }
+
+INSTANTIATE_TEST_SUITE_P(Fifo, FifoUmask, ::testing::Values(mode_t{0}, mode_t{0277}),
+                         [](const auto& info) { return info.param == 0 ? "Umask000" : "Umask277"; });
 
 TEST(Fifo, ListenRefusesAGroupOrOtherAccessibleDirectory) {
   TempDir tmp;

@@ -1,0 +1,78 @@
+#include "cosim/visual/vtk/pose.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <numbers>
+#include <string>
+
+#include "cosim/util/errors.hpp"
+
+namespace cosim::visual {
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+std::string all_joints(const scene::SceneModel& scene) {
+  std::string out;
+  for (const auto& name : scene.joint_names()) out += (out.empty() ? "" : ", ") + name;
+  return out.empty() ? "(the scene has no driven joints)" : out;
+}
+
+/// One "name=value" item; `where` prefixes every error ("--joints" or "file:line").
+void apply_item(const scene::SceneModel& scene, std::string_view item, std::span<double> q, const std::string& where) {
+  const auto eq = item.find('=');
+  if (eq == std::string_view::npos) {
+    throw util::BadInputError(where + ": expected name=value, got '" + std::string(item) + "'");
+  }
+  const std::string_view name = trim(item.substr(0, eq));
+  std::string_view value = trim(item.substr(eq + 1));
+  const int index = scene.find_joint(name);
+  if (index < 0) {
+    throw util::BadInputError(where + ": no driven joint '" + std::string(name) + "' in scene " + scene.name() +
+                              "; joints: " + all_joints(scene));
+  }
+  double factor = 1.0;
+  if (value.size() > 3 && value.substr(value.size() - 3) == "deg") {
+    factor = std::numbers::pi / 180.0;
+    value = trim(value.substr(0, value.size() - 3));
+  }
+  double number = 0;
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
+  if (ec != std::errc() || end != value.data() + value.size() || !std::isfinite(number)) {
+    throw util::BadInputError(where + ": joint " + std::string(name) + ": '" + std::string(value) +
+                              "' is not a finite number");
+  }
+  q[static_cast<std::size_t>(index)] = number * factor;
+}
+
+}  // namespace
+
+void apply_joint_list(const scene::SceneModel& scene, std::string_view text, std::span<double> q) {
+  while (!text.empty()) {
+    const auto comma = text.find(',');
+    const std::string_view item = trim(text.substr(0, comma));
+    if (!item.empty()) apply_item(scene, item, q, "--joints");
+    if (comma == std::string_view::npos) break;
+    text.remove_prefix(comma + 1);
+  }
+}
+
+void apply_pose_file(const scene::SceneModel& scene, const std::filesystem::path& file, std::span<double> q) {
+  std::ifstream in(file);
+  if (!in) throw util::BadInputError(file.string() + ": cannot open the pose file");
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    std::string_view text = line;
+    if (const auto hash = text.find('#'); hash != std::string_view::npos) text = text.substr(0, hash);
+    text = trim(text);
+    if (!text.empty()) apply_item(scene, text, q, file.string() + ":" + std::to_string(number));
+  }
+}
+
+}  // namespace cosim::visual

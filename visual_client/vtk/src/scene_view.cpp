@@ -1,0 +1,288 @@
+#include "cosim/visual/vtk/scene_view.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <system_error>
+#include <type_traits>
+#include <variant>
+
+#include <vtkAppendPolyData.h>
+#include <vtkCellArray.h>
+#include <vtkConeSource.h>
+#include <vtkCubeSource.h>
+#include <vtkCylinderSource.h>
+#include <vtkNamedColors.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkPolyDataMapper.h>
+#include <vtkPolyDataNormals.h>
+#include <vtkProperty.h>
+#include <vtkRenderer.h>
+#include <vtkRotationalExtrusionFilter.h>
+#include <vtkSTLReader.h>
+#include <vtkSphereSource.h>
+#include <vtkTransform.h>
+#include <vtkTransformPolyDataFilter.h>
+
+#include "cosim/visual/vtk/vtk_messages.hpp"
+
+namespace cosim::visual {
+
+namespace {
+
+// A mesh bigger than this is refused before VTK allocates for it.
+constexpr std::uintmax_t kMaxMeshBytes = 512ull << 20;
+
+/// Eigen (column-major) pose -> VTK row-major 4x4 elements.
+void to_vtk(const Eigen::Isometry3d& X, double elements[16]) {
+  const Eigen::Matrix4d& M = X.matrix();
+  for (int i = 0; i < 4; ++i) {
+    for (int j = 0; j < 4; ++j) elements[4 * i + j] = M(i, j);
+  }
+}
+
+vtkSmartPointer<vtkTransform> to_vtk_transform(const Eigen::Isometry3d& X) {
+  double elements[16];
+  to_vtk(X, elements);
+  auto transform = vtkSmartPointer<vtkTransform>::New();
+  transform->SetMatrix(elements);
+  return transform;
+}
+
+/// Runs `source` once and returns a standalone copy of its output (no pipeline kept).
+vtkSmartPointer<vtkPolyData> run(vtkAlgorithm* algorithm) {
+  algorithm->Update();
+  auto out = vtkSmartPointer<vtkPolyData>::New();
+  out->ShallowCopy(vtkPolyData::SafeDownCast(algorithm->GetOutputDataObject(0)));
+  return out;
+}
+
+/// Rotation taking VTK's native axis of a source (`from`, a unit axis) onto the scene's
+/// axis letter.
+Eigen::Isometry3d axis_rotation(const Eigen::Vector3d& from, char axis) {
+  const Eigen::Vector3d to = axis == 'x' ? Eigen::Vector3d::UnitX()
+                             : axis == 'y' ? Eigen::Vector3d::UnitY()
+                                           : Eigen::Vector3d::UnitZ();
+  Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
+  X.linear() = Eigen::Quaterniond::FromTwoVectors(from, to).toRotationMatrix();
+  return X;
+}
+
+vtkSmartPointer<vtkPolyData> transformed(vtkPolyData* input, const Eigen::Isometry3d& X) {
+  auto filter = vtkSmartPointer<vtkTransformPolyDataFilter>::New();
+  filter->SetInputData(input);
+  filter->SetTransform(to_vtk_transform(X));
+  return run(filter);
+}
+
+class Builder {
+ public:
+  explicit Builder(std::size_t& meshes_loaded) : meshes_loaded_(meshes_loaded) {}
+
+  /// The geometry in its own frame G (before its placement X_FG).
+  vtkSmartPointer<vtkPolyData> shape(const scene::Geometry& g) {
+    return std::visit([&](const auto& s) { return make(s, g); }, g.shape);
+  }
+
+ private:
+  vtkSmartPointer<vtkPolyData> make(const scene::Cuboid& c, const scene::Geometry&) {
+    auto source = vtkSmartPointer<vtkCubeSource>::New();
+    source->SetXLength(c.lx);
+    source->SetYLength(c.ly);
+    source->SetZLength(c.lz);
+    return run(source);
+  }
+  vtkSmartPointer<vtkPolyData> make(const scene::Cylinder& c, const scene::Geometry&) {
+    auto source = vtkSmartPointer<vtkCylinderSource>::New();  // along y, centred
+    source->SetRadius(c.radius);
+    source->SetHeight(c.height);
+    source->SetResolution(c.resolution);
+    source->CappingOn();
+    return transformed(run(source), axis_rotation(Eigen::Vector3d::UnitY(), c.axis));
+  }
+  vtkSmartPointer<vtkPolyData> make(const scene::Cone& c, const scene::Geometry&) {
+    // vtkConeSource: base at -height/2, apex at +height/2 along Direction, as the scene says.
+    auto source = vtkSmartPointer<vtkConeSource>::New();
+    source->SetRadius(c.radius);
+    source->SetHeight(c.height);
+    source->SetResolution(c.resolution);
+    source->SetDirection(c.axis == 'x' ? 1 : 0, c.axis == 'y' ? 1 : 0, c.axis == 'z' ? 1 : 0);
+    source->CappingOn();
+    return run(source);
+  }
+  vtkSmartPointer<vtkPolyData> make(const scene::Sphere& s, const scene::Geometry&) {
+    auto source = vtkSmartPointer<vtkSphereSource>::New();
+    source->SetRadius(s.radius);
+    source->SetThetaResolution(s.resolution);
+    source->SetPhiResolution(std::max(3, s.resolution / 2));
+    return run(source);
+  }
+  vtkSmartPointer<vtkPolyData> make(const scene::Revolution& r, const scene::Geometry&) {
+    // Profile as a polyline in the xz plane (x = radius, z = axial), swept about z.
+    auto points = vtkSmartPointer<vtkPoints>::New();
+    points->SetDataTypeToDouble();
+    auto line = vtkSmartPointer<vtkCellArray>::New();
+    line->InsertNextCell(static_cast<vtkIdType>(r.profile_m.size()));
+    for (const auto& p : r.profile_m) line->InsertCellPoint(points->InsertNextPoint(p.x(), 0.0, p.y()));
+    auto profile = vtkSmartPointer<vtkPolyData>::New();
+    profile->SetPoints(points);
+    profile->SetLines(line);
+    auto sweep = vtkSmartPointer<vtkRotationalExtrusionFilter>::New();
+    sweep->SetInputData(profile);
+    sweep->SetResolution(r.resolution);
+    sweep->SetAngle(360.0);
+    sweep->CappingOff();  // a full turn has no end faces; a closed profile closes the solid
+    return transformed(run(sweep), axis_rotation(Eigen::Vector3d::UnitZ(), r.axis));
+  }
+  vtkSmartPointer<vtkPolyData> make(const scene::Part& p, const scene::Geometry& g) {
+    const std::string key = p.file.string();
+    if (auto it = meshes_.find(key); it != meshes_.end()) return scaled(it->second, p.scale);
+    std::error_code ec;
+    const auto bytes = std::filesystem::file_size(p.file, ec);
+    if (ec) throw scene::SceneError(g.where, "mesh " + key + ": " + ec.message());
+    if (bytes > kMaxMeshBytes) {
+      throw scene::SceneError(g.where, "mesh " + key + " is " + std::to_string(bytes >> 20) +
+                                           " MiB, more than the 512 MiB accepted");
+    }
+    // vtkSTLReader tells ASCII from binary itself; errors are collected, not printed.
+    VtkErrorCapture capture;
+    auto reader = vtkSmartPointer<vtkSTLReader>::New();
+    reader->SetFileName(key.c_str());
+    reader->MergingOn();
+    auto mesh = run(reader);
+    if (reader->GetErrorCode() != 0 || capture.had_error() || mesh->GetNumberOfPolys() == 0) {
+      const std::string why = capture.had_error() ? capture.first_error() : "no triangles";
+      throw scene::SceneError(g.where, "cannot read STL mesh " + key + ": " + why);
+    }
+    ++meshes_loaded_;
+    meshes_.emplace(key, mesh);
+    return scaled(mesh, p.scale);
+  }
+
+  vtkSmartPointer<vtkPolyData> scaled(vtkPolyData* mesh, double scale) {
+    if (scale == 1.0) return mesh;
+    auto transform = vtkSmartPointer<vtkTransform>::New();
+    transform->Scale(scale, scale, scale);
+    auto filter = vtkSmartPointer<vtkTransformPolyDataFilter>::New();
+    filter->SetInputData(mesh);
+    filter->SetTransform(transform);
+    return run(filter);
+  }
+
+  std::size_t& meshes_loaded_;
+  std::map<std::string, vtkSmartPointer<vtkPolyData>> meshes_;  // file -> mesh, read once
+};
+
+}  // namespace
+
+void render_color(const scene::Render& render, double rgb[3]) {
+  rgb[0] = render.rgb.r;
+  rgb[1] = render.rgb.g;
+  rgb[2] = render.rgb.b;
+  if (!render.color_name) return;
+  static const vtkSmartPointer<vtkNamedColors> named = vtkSmartPointer<vtkNamedColors>::New();
+  if (!named->ColorExists(*render.color_name)) return;
+  double vtk_rgb[3];
+  named->GetColorRGB(*render.color_name, vtk_rgb);
+  // VTK's table keeps a few pre-CSS values under the same names; the scene's CSS value wins.
+  const double tolerance = 0.5 / 255.0;
+  if (std::abs(vtk_rgb[0] - rgb[0]) <= tolerance && std::abs(vtk_rgb[1] - rgb[1]) <= tolerance &&
+      std::abs(vtk_rgb[2] - rgb[2]) <= tolerance) {
+    for (int i = 0; i < 3; ++i) rgb[i] = vtk_rgb[i];
+  }
+}
+
+SceneView::SceneView(const scene::SceneModel& scene) : scene_(scene) {
+  const auto frames = scene.frames();
+  frame_matrix_.resize(frames.size());
+  frame_transform_.resize(frames.size());
+  frame_actor_.assign(frames.size(), nullptr);
+
+  // A frame moves when it or an ancestor is driven (parents come before children).
+  std::vector<char> frame_moves(frames.size(), 0);
+  for (std::size_t f = 0; f < frames.size(); ++f) {
+    frame_moves[f] = frames[f].joint_index >= 0 || (frames[f].parent >= 0 && frame_moves[frames[f].parent]);
+  }
+  const auto transform_of = [&](int f) -> vtkMatrixToLinearTransform* {
+    auto& transform = frame_transform_[static_cast<std::size_t>(f)];
+    if (!transform) {
+      auto matrix = vtkSmartPointer<vtkMatrix4x4>::New();
+      transform = vtkSmartPointer<vtkMatrixToLinearTransform>::New();
+      transform->SetInput(matrix);
+      frame_matrix_[static_cast<std::size_t>(f)] = matrix;
+      used_frames_.push_back(f);
+    }
+    return transform;
+  };
+
+  Builder builder(meshes_loaded_);
+  std::vector<vtkSmartPointer<vtkPolyData>> shapes(scene.geometries().size());
+  for (const auto& render : scene.renders()) {
+    // Every geometry of the render, placed in the render's frame, in one polydata.
+    auto append = vtkSmartPointer<vtkAppendPolyData>::New();
+    for (const auto& placed : render.parts) {
+      auto& shape = shapes[static_cast<std::size_t>(placed.geometry)];
+      if (!shape) shape = builder.shape(scene.geometries()[static_cast<std::size_t>(placed.geometry)]);
+      append->AddInputData(transformed(shape, placed.X_FG));
+    }
+    // Normals once, split at sharp edges: flat box faces, smooth barrels.
+    auto normals = vtkSmartPointer<vtkPolyDataNormals>::New();
+    normals->SetInputConnection(append->GetOutputPort());
+    normals->SetFeatureAngle(40.0);
+    normals->SplittingOn();
+    normals->ConsistencyOn();
+    auto polydata = run(normals);
+    triangles_ += static_cast<std::size_t>(polydata->GetNumberOfPolys() + polydata->GetNumberOfStrips());
+
+    auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+    mapper->SetInputData(polydata);
+    mapper->StaticOn();  // the data never changes: skip pipeline checks at every render
+    auto actor = vtkSmartPointer<vtkActor>::New();
+    actor->SetMapper(mapper);
+    double rgb[3];
+    render_color(render, rgb);
+    actor->GetProperty()->SetColor(rgb);
+    actor->GetProperty()->SetOpacity(render.opacity);
+    if (render.opacity <= 0.0) actor->VisibilityOff();
+    actor->GetProperty()->SetSpecular(0.2);
+    actor->GetProperty()->SetSpecularPower(20.0);
+    actor->SetUserTransform(transform_of(render.frame));
+    if (frame_actor_[static_cast<std::size_t>(render.frame)] == nullptr) {
+      frame_actor_[static_cast<std::size_t>(render.frame)] = actor;
+    }
+    actors_.push_back(actor);
+    actor_moves_.push_back(frame_moves[static_cast<std::size_t>(render.frame)]);
+  }
+  // Probes on frames without an actor still go through a VTK transform.
+  for (const auto& probe : scene.probes()) transform_of(probe.frame);
+}
+
+void SceneView::add_to(vtkRenderer& renderer) const {
+  for (const auto& actor : actors_) renderer.AddActor(actor);
+}
+
+void SceneView::update(std::span<const Eigen::Isometry3d> X_WF) {
+  double elements[16];
+  for (const int f : used_frames_) {
+    to_vtk(X_WF[static_cast<std::size_t>(f)], elements);
+    frame_matrix_[static_cast<std::size_t>(f)]->DeepCopy(elements);  // marks it Modified
+  }
+}
+
+void SceneView::probe_positions(std::span<Eigen::Vector3d> p_WP) const {
+  const auto probes = scene_.probes();
+  for (std::size_t i = 0; i < probes.size() && i < p_WP.size(); ++i) {
+    const auto f = static_cast<std::size_t>(probes[i].frame);
+    // The matrix VTK renders the actor with, or the frame's transform if it has no actor.
+    vtkMatrix4x4* X_WF = frame_actor_[f] != nullptr ? frame_actor_[f]->GetMatrix()
+                                                    : frame_transform_[f]->GetMatrix();
+    const double p_F[4] = {probes[i].p_FP_m.x(), probes[i].p_FP_m.y(), probes[i].p_FP_m.z(), 1.0};
+    double p_W[4];
+    X_WF->MultiplyPoint(p_F, p_W);
+    p_WP[i] = Eigen::Vector3d(p_W[0], p_W[1], p_W[2]);
+  }
+}
+
+}  // namespace cosim::visual
