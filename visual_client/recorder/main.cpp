@@ -103,7 +103,7 @@ int run_recorder(const RecorderOptions& options) {
     } else {
       std::fprintf(stderr, "cosim-recorder: error: %s\n", e.what());
     }
-    if (session) session->fail(e.exit_code(), std::string("cosim-recorder: ") + e.what());
+    if (session) session->fail(e.exit_code(), e.what());
     if (record) record->flush();
     return e.exit_code();
   } catch (const std::exception& e) {
@@ -113,7 +113,7 @@ int run_recorder(const RecorderOptions& options) {
     } else {
       std::fprintf(stderr, "cosim-recorder: error: %s\n", message.c_str());
     }
-    if (session) session->fail(cosim::util::kExitInternal, "cosim-recorder: " + message);
+    if (session) session->fail(cosim::util::kExitInternal, message);
     return cosim::util::kExitInternal;
   }
 }

@@ -26,6 +26,7 @@ void Connection::fail(std::error_code ec, const std::string& doing) {
 
 void Connection::send(const v1::Envelope& envelope, std::chrono::milliseconds timeout) {
   if (const std::error_code ec = stream_.send(envelope, timeout)) {
+    if (ec == wire::Errc::peer_closed) explain_close();
     fail(ec, std::string("while sending ") + body_name(envelope));
   }
   if (log_ != nullptr) log_->append(outgoing_, util::steady_ns(), stream_.last_sent_bytes());
@@ -38,6 +39,19 @@ bool Connection::receive(v1::Envelope& envelope, std::chrono::milliseconds timeo
   }
   if (log_ != nullptr) log_->append(incoming_, util::steady_ns(), stream_.last_received_bytes());
   return true;
+}
+
+void Connection::explain_close() {
+  // The peer may have said why before it closed: its Error or Bye is still in our pipe.
+  v1::Envelope last;
+  while (!stream_.receive(last, std::chrono::milliseconds(0))) {
+    if (log_ != nullptr) log_->append(incoming_, util::steady_ns(), stream_.last_received_bytes());
+    if (last.has_error()) throw_peer_error(last.error(), "peer");
+    if (last.has_bye()) {
+      std::string where = context_.empty() ? "" : " " + context_;
+      throw util::PeerError("peer ended the session" + where + " (Bye: " + last.bye().reason() + ")");
+    }
+  }
 }
 
 void Connection::send_error_noexcept(v1::ErrorCode code, const std::string& message) noexcept {

@@ -287,7 +287,7 @@ void FrameLoop::handshake() {
     throw util::PeerError("no Welcome from the visual side within " +
                           std::to_string(options_.open_timeout.count()) + " ms on " + connection_->describe());
   }
-  if (reply.has_error()) protocol::throw_peer_error(reply.error(), "visual side");
+  if (reply.has_error()) protocol::throw_peer_error(reply.error(), "peer");
   if (!reply.has_welcome()) {
     throw util::PeerError(std::string("expected Welcome from the visual side, got ") + protocol::body_name(reply));
   }
@@ -424,7 +424,7 @@ void FrameLoop::handle_report(const v1::ProbeReport& report) {
 void FrameLoop::handle(const v1::Envelope& envelope) {
   switch (envelope.body_case()) {
     case v1::Envelope::kProbeReport: handle_report(envelope.probe_report()); return;
-    case v1::Envelope::kError: protocol::throw_peer_error(envelope.error(), "visual side");
+    case v1::Envelope::kError: protocol::throw_peer_error(envelope.error(), "peer");
     case v1::Envelope::kBye:
       peer_said_bye_ = true;
       frames_skipped_ = std::max<std::uint64_t>(frames_skipped_, envelope.bye().frames_skipped());

@@ -48,7 +48,7 @@ void ClientSession::connect_and_handshake() {
     throw util::PeerError("no Hello from the dynamics within " + std::to_string(options_.open_timeout.count()) +
                           " ms on " + connection_->describe());
   }
-  if (first.has_error()) protocol::throw_peer_error(first.error(), "cosim-dynamics");
+  if (first.has_error()) protocol::throw_peer_error(first.error(), "peer");
   if (!first.has_hello()) {
     throw util::PeerError(std::string("expected Hello from the dynamics, got ") + protocol::body_name(first));
   }
@@ -59,7 +59,7 @@ void ClientSession::connect_and_handshake() {
   try {
     minor = protocol::negotiate(major, protocol::kProtocolMinor, hello_.protocol(), self, "cosim-dynamics");
   } catch (const util::VersionMismatchError& e) {
-    connection_->send_error_noexcept(v1::ERROR_CODE_VERSION_MISMATCH, e.what());
+    send_error(v1::ERROR_CODE_VERSION_MISMATCH, e.what());
     throw;
   }
 
@@ -81,7 +81,7 @@ void ClientSession::connect_and_handshake() {
     std::string message = "joint mismatch between backend " + hello_.backend() + " and scene " + scene_.name() + ":";
     if (!missing_in_scene.empty()) message += " not in the scene: " + join(missing_in_scene) + ";";
     if (!missing_in_hello.empty()) message += " driven by the scene but not sent: " + join(missing_in_hello);
-    connection_->send_error_noexcept(v1::ERROR_CODE_JOINT_MISMATCH, message);
+    send_error(v1::ERROR_CODE_JOINT_MISMATCH, message);
     throw util::BadInputError(message);
   }
 
@@ -99,7 +99,7 @@ void ClientSession::connect_and_handshake() {
   }
   if (!unknown.empty()) {
     const std::string message = "probes not in scene " + scene_.name() + ": " + join(unknown);
-    connection_->send_error_noexcept(v1::ERROR_CODE_BAD_INPUT, message);
+    send_error(v1::ERROR_CODE_BAD_INPUT, message);
     throw util::BadInputError(message);
   }
 
@@ -179,7 +179,7 @@ bool ClientSession::next_frame() {
       bye_pending_ = true;
       break;
     } else if (in_.has_error()) {
-      protocol::throw_peer_error(in_.error(), "cosim-dynamics");
+      protocol::throw_peer_error(in_.error(), "peer");
     } else {
       throw util::PeerError(std::string("unexpected ") + protocol::body_name(in_) + " from the dynamics");
     }
@@ -207,8 +207,14 @@ void ClientSession::report(std::span<const Eigen::Vector3d> p_WP) {
   ++reports_sent_;
 }
 
+void ClientSession::send_error(v1::ErrorCode code, const std::string& message) noexcept {
+  if (!connection_ || error_sent_) return;
+  error_sent_ = true;
+  connection_->send_error_noexcept(code, "cosim-" + options_.peer_kind + ": " + message);
+}
+
 void ClientSession::fail(int exit_code, const std::string& message) noexcept {
-  if (connection_) connection_->send_error_noexcept(protocol::error_code_for_exit(exit_code), message);
+  send_error(protocol::error_code_for_exit(exit_code), message);
 }
 
 }  // namespace cosim::visual

@@ -57,7 +57,7 @@ class KeyStyle : public vtkInteractorStyleTrackballCamera {
     }
   }
 };
-vtkStandardNewMacro(KeyStyle);
+vtkStandardNewMacro(KeyStyle)
 
 void grow(double bounds[6], const double b[6]) {
   for (int i = 0; i < 3; ++i) {
@@ -229,6 +229,8 @@ void Viewer::set_hud_text(const char* text) {
 }
 
 void Viewer::render() { window_->Render(); }
+vtkRenderWindow* Viewer::window() const { return window_; }
+vtkRenderer* Viewer::renderer() const { return renderer_; }
 
 std::span<const std::uint8_t> Viewer::read_rgb() {
   // Back buffer of the frame just rendered (the offscreen framebuffer when offscreen).

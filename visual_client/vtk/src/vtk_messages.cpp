@@ -35,7 +35,7 @@ class RoutedOutputWindow : public vtkOutputWindow {
     }
   }
 };
-vtkStandardNewMacro(RoutedOutputWindow);
+vtkStandardNewMacro(RoutedOutputWindow)
 
 }  // namespace
 

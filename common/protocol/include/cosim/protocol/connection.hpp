@@ -37,6 +37,8 @@ class Connection {
 
  private:
   [[noreturn]] void fail(std::error_code ec, const std::string& doing);
+  /// After a failed send to a closed peer: throws the peer's own Error or Bye if it left one.
+  void explain_close();
   std::unique_ptr<wire::Channel> channel_;
   wire::MessageStream stream_;
   wire::Direction outgoing_;

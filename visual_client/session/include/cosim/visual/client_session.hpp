@@ -51,7 +51,7 @@ class ClientSession {
 
   /// Sends the ProbeReport of the current frame; p_WP in reported_probes() order [m].
   void report(std::span<const Eigen::Vector3d> p_WP);
-  /// Tells the dynamics why this side stops (best effort, never throws).
+  /// Tells the dynamics why this side stops (best effort, never throws; once per session).
   void fail(int exit_code, const std::string& message) noexcept;
 
   std::uint64_t frames_received() const { return frames_received_; }
@@ -60,6 +60,7 @@ class ClientSession {
 
  private:
   void accept_frame(const v1::Frame& frame);
+  void send_error(v1::ErrorCode code, const std::string& message) noexcept;
   const scene::SceneModel& scene_;
   ClientOptions options_;
   util::EventLog& log_;
@@ -77,6 +78,7 @@ class ClientSession {
   bool bye_pending_ = false;
   bool done_ = false;
   bool drop_stale_ = false;
+  bool error_sent_ = false;
   std::uint64_t frames_received_ = 0, frames_skipped_ = 0, reports_sent_ = 0;
 };
 

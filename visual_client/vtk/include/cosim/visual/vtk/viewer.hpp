@@ -73,8 +73,8 @@ class Viewer {
   /// `s` = on_screenshot(); VTK's other keys (q/e quit, w wireframe...) stay.
   vtkRenderWindowInteractor* make_interactor(std::function<void()> on_screenshot);
 
-  vtkRenderWindow* window() const { return window_; }
-  vtkRenderer* renderer() const { return renderer_; }
+  vtkRenderWindow* window() const;
+  vtkRenderer* renderer() const;
   std::size_t trail_points() const { return trail_count_; }
 
  private:

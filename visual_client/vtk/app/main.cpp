@@ -1,0 +1,329 @@
+// cosim-visual: the virtual side of seed 000 (BondSim3DVisual). Builds VTK actors from the
+// XML scene, moves them to every frame cosim-dynamics sends, reports the probes' world
+// coordinates computed from the actors, and shows the result in a window or renders it
+// offscreen into a video.
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <numbers>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <vtkRenderWindow.h>
+#include <vtkRenderWindowInteractor.h>
+
+#include "cosim/protocol/signals.hpp"
+#include "cosim/protocol/version.hpp"
+#include "cosim/scene/scene_model.hpp"
+#include "cosim/util/errors.hpp"
+#include "cosim/util/event_log.hpp"
+#include "cosim/visual/vtk/display.hpp"
+#include "cosim/visual/vtk/pose.hpp"
+#include "cosim/visual/vtk/scene_view.hpp"
+#include "cosim/visual/vtk/video_encoder.hpp"
+#include "cosim/visual/vtk/viewer.hpp"
+#include "cosim/visual/vtk/vtk_messages.hpp"
+#include "cosim/wire/interrupt.hpp"
+#include "visual_app.hpp"
+
+namespace cosim::visual::app {
+
+CameraMode camera_mode(const VisualOptions& options, CameraMode automatic) {
+  if (options.camera == "robot") return CameraMode::robot;
+  if (options.camera == "follow") return CameraMode::follow;
+  if (options.camera == "overview") return CameraMode::overview;
+  return automatic;
+}
+
+namespace {
+
+std::string default_channel() {
+  const char* tmp = std::getenv("TMPDIR");
+  return std::string("fifo:") + (tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/cosim-" +
+         std::to_string(geteuid());
+}
+
+/// One pose, no dynamics: a screenshot (offscreen), or a window to look at it.
+int run_pose(const VisualOptions& options, const scene::SceneModel& scene) {
+  std::vector<double> q(scene.joint_names().size(), 0.0);
+  if (!options.pose_file.empty()) apply_pose_file(scene, options.pose_file, q);
+  if (!options.joints.empty()) apply_joint_list(scene, options.joints, q);
+  if (options.offscreen && options.screenshot.empty()) {
+    throw util::BadInputError("--pose/--joints without a window needs --screenshot FILE.png");
+  }
+  SceneView view(scene);
+  ViewerOptions v;
+  v.width = options.width;
+  v.height = options.height;
+  v.offscreen = options.offscreen || !options.screenshot.empty();
+  v.camera = camera_mode(options, CameraMode::robot);
+  v.tracked_probe = scene.probes().empty() ? -1 : 0;
+  Viewer viewer(view, v);
+  // The default camera is framed on the zero pose, so that two poses share one view.
+  std::vector<double> zero(q.size(), 0.0);
+  std::vector<Eigen::Isometry3d> X_WF(scene.frames().size(), Eigen::Isometry3d::Identity());
+  scene.world_transforms(zero, X_WF);
+  viewer.show(X_WF);
+  scene.world_transforms(q, X_WF);
+  viewer.show(X_WF);
+  viewer.render();
+  if (!options.screenshot.empty()) {
+    if (!options.screenshot.parent_path().empty()) {
+      std::error_code ec;
+      std::filesystem::create_directories(options.screenshot.parent_path(), ec);
+    }
+    viewer.write_png(options.screenshot);
+    if (!options.quiet) std::printf("cosim-visual: screenshot %s\n", options.screenshot.c_str());
+    return util::kExitOk;
+  }
+  vtkRenderWindowInteractor* interactor = viewer.make_interactor([&] {
+    viewer.write_png("cosim-visual-pose.png");
+    std::printf("cosim-visual: screenshot cosim-visual-pose.png\n");
+  });
+  interactor->Initialize();
+  interactor->Start();
+  return util::kExitOk;
+}
+
+/// Renders N frames of a synthetic motion offscreen and prints the rate: every prismatic
+/// joint oscillates over +-1 m, every revolute joint turns at 2 rad/s.
+int run_bench(const VisualOptions& options, const scene::SceneModel& scene) {
+  using Clock = std::chrono::steady_clock;
+  SceneView view(scene);
+  ViewerOptions v;
+  v.width = options.width;
+  v.height = options.height;
+  v.offscreen = true;
+  v.camera = camera_mode(options, CameraMode::follow);
+  v.hud = options.hud;
+  v.tracked_probe = scene.probes().empty() ? -1 : 0;
+  v.trail_capacity = static_cast<std::size_t>(options.bench_frames) + 1;
+  Viewer viewer(view, v);
+  std::unique_ptr<VideoEncoder> video;
+  if (!options.video.empty()) {
+    VideoOptions vo;
+    vo.file = options.video;
+    vo.width = options.width;
+    vo.height = options.height;
+    vo.fps = 30;
+    video = std::make_unique<VideoEncoder>(vo);
+  }
+  std::vector<bool> prismatic(scene.joint_names().size(), false);
+  for (std::size_t i = 0; i < prismatic.size(); ++i) {
+    prismatic[i] = scene.frames()[static_cast<std::size_t>(scene.joint_frames()[i])].drive == scene::DriveType::prismatic;
+  }
+  std::vector<double> q(scene.joint_names().size(), 0.0);
+  std::vector<Eigen::Isometry3d> X_WF(scene.frames().size(), Eigen::Isometry3d::Identity());
+  std::vector<Eigen::Vector3d> p_WP(scene.probes().size(), Eigen::Vector3d::Zero());
+  char hud[128];
+  double render_s = 0, readback_s = 0, encode_s = 0;
+  // One warm-up frame: shader compilation and buffer uploads are not per-frame costs.
+  scene.world_transforms(q, X_WF);
+  viewer.show(X_WF);
+  viewer.render();
+  viewer.window()->WaitForCompletion();
+  const auto start = Clock::now();
+  for (int k = 0; k < options.bench_frames; ++k) {
+    const double t = k / 30.0;
+    for (std::size_t i = 0; i < q.size(); ++i) {
+      q[i] = prismatic[i] ? std::sin(0.5 * t + static_cast<double>(i)) : 2.0 * t + static_cast<double>(i);
+    }
+    const auto t0 = Clock::now();
+    scene.world_transforms(q, X_WF);
+    viewer.show(X_WF);
+    viewer.probe_positions(p_WP);
+    if (options.hud) {
+      std::snprintf(hud, sizeof hud, "t %8.3f s   frame %d", t, k + 1);
+      viewer.set_hud_text(hud);
+    }
+    viewer.render();
+    viewer.window()->WaitForCompletion();  // count the rasterisation, not just its submission
+    const auto t1 = Clock::now();
+    render_s += std::chrono::duration<double>(t1 - t0).count();
+    if (video) {
+      const auto pixels = viewer.read_rgb();
+      const auto t2 = Clock::now();
+      readback_s += std::chrono::duration<double>(t2 - t1).count();
+      video->write(pixels);
+      encode_s += std::chrono::duration<double>(Clock::now() - t2).count();
+    }
+  }
+  if (video) video->finish();
+  const double total_s = std::chrono::duration<double>(Clock::now() - start).count();
+  const double n = options.bench_frames;
+  std::printf("cosim-visual bench: scene %s, %zu actors, %zu triangles, %dx%d offscreen, %d frames\n",
+              scene.name().c_str(), view.actors().size(), view.triangle_count(), options.width, options.height,
+              options.bench_frames);
+  std::printf("render: %.1f fps (%.2f ms/frame)\n", n / render_s, 1e3 * render_s / n);
+  if (video) {
+    std::printf("readback: %.2f ms/frame, video write: %.2f ms/frame (%s)\n", 1e3 * readback_s / n,
+                1e3 * encode_s / n, video->file().c_str());
+  }
+  std::printf("total: %.1f fps (%.3f s)\n", n / total_s, total_s);
+  return util::kExitOk;
+}
+
+bool parse_size(const std::string& text, int& width, int& height) {
+  const auto x = text.find('x');
+  if (x == std::string::npos) return false;
+  try {
+    std::size_t used = 0;
+    width = std::stoi(text.substr(0, x), &used);
+    if (used != x) return false;
+    height = std::stoi(text.substr(x + 1), &used);
+    if (used != text.size() - x - 1) return false;
+  } catch (const std::exception&) {
+    return false;
+  }
+  return width >= 16 && height >= 16 && width <= 8192 && height <= 8192;
+}
+
+int run(VisualOptions options, int argc, char** argv) {
+  namespace fs = std::filesystem;
+  std::unique_ptr<util::EventLog> log;
+  try {
+    fs::path log_path;
+    if (!options.out_dir.empty()) {
+      std::error_code ec;
+      fs::create_directories(options.out_dir, ec);
+      if (ec) throw util::BadInputError("--out " + options.out_dir.string() + ": cannot create: " + ec.message());
+      log_path = options.out_dir / "visual.log";
+    }
+    log = std::make_unique<util::EventLog>("cosim-visual", log_path, false);
+    route_vtk_messages([&log](std::string_view message) { log->warn(message); });
+
+    // The scene first: a bad scene is reported before any display or peer is involved.
+    std::optional<scene::SceneModel> scene;
+    try {
+      scene.emplace(scene::SceneModel::load(options.scene));
+    } catch (const scene::SceneError& e) {
+      throw util::BadInputError(e.what());
+    }
+    log->info("scene " + scene->name() + " from " + options.scene.string() + ": " +
+              std::to_string(scene->joint_names().size()) + " driven joints, " +
+              std::to_string(scene->probes().size()) + " probes");
+
+    const bool standalone = !options.pose_file.empty() || !options.joints.empty();
+    const char* display = std::getenv("DISPLAY");
+    const bool have_display = display != nullptr && *display != '\0' && !running_under_own_xvfb();
+    // No window without a display, nor for screenshots and benchmarks.
+    options.offscreen = options.offscreen || !have_display || options.bench_frames > 0 ||
+                        (standalone && !options.screenshot.empty());
+    if (options.offscreen && options.video.empty() && !options.out_dir.empty() && !standalone &&
+        options.bench_frames == 0) {
+      options.video = options.out_dir / "video.mp4";
+    }
+    ensure_x_display(argc, argv, options.width, options.height);  // may re-exec under xvfb-run
+
+    if (options.bench_frames > 0) return run_bench(options, *scene);
+    if (standalone) return run_pose(options, *scene);
+    return run_session(options, *scene, *log);
+  } catch (const scene::SceneError& e) {
+    log->error(e.what());
+    return util::kExitBadInput;
+  } catch (const util::CosimError& e) {
+    if (log) {
+      log->error(e.what());
+    } else {
+      std::fprintf(stderr, "cosim-visual: error: %s\n", e.what());
+    }
+    return e.exit_code();
+  } catch (const std::exception& e) {
+    const std::string message = std::string("internal error: ") + e.what();
+    if (log) {
+      log->error(message);
+    } else {
+      std::fprintf(stderr, "cosim-visual: error: %s\n", message.c_str());
+    }
+    return util::kExitInternal;
+  }
+}
+
+}  // namespace
+}  // namespace cosim::visual::app
+
+int main(int argc, char** argv) {
+  using cosim::visual::app::VisualOptions;
+  VisualOptions options;
+  options.client.channel = cosim::visual::app::default_channel();
+  options.client.peer_kind = "visual";
+  options.scene = COSIM_DEFAULT_SCENE;
+  CLI::App app{
+      "cosim-visual: the VTK visual client. Connects to cosim-dynamics, builds the 3D model of the scene, moves it "
+      "to every frame received, and reports the probes' world coordinates computed from the rendered actors. Shows "
+      "a window when an X display is available (mouse: trackball camera; keys: r reset camera, s screenshot, q "
+      "quit), else renders offscreen into a video. With DISPLAY unset it re-runs itself under `xvfb-run -a` "
+      "(package xvfb); Debian's VTK renders through X only.\n\n"
+      "Standalone: --joints/--pose with --screenshot renders one pose and exits; --bench-frames N measures the "
+      "offscreen frame rate.",
+      "cosim-visual"};
+  app.set_version_flag("--version", std::string("cosim-visual ") + cosim::protocol::software_version() +
+                                        " (protocol " +
+                                        cosim::protocol::version_string(cosim::protocol::kProtocolMajor,
+                                                                        cosim::protocol::kProtocolMinor) +
+                                        ")");
+  double open_timeout_s = 10, frame_timeout_s = 30;
+  std::string size = "1280x720", hud = "on";
+  app.add_option("--channel", options.client.channel, "fifo:DIR, as given to cosim-dynamics")->capture_default_str();
+  app.add_option("--scene", options.scene, "scene folder or project file")->capture_default_str();
+  app.add_option("--out", options.out_dir,
+                 "folder for visual.log, visual.cosimlog, screenshots/ and (offscreen) video.mp4");
+  app.add_flag("--offscreen", options.offscreen,
+               "no window: render offscreen (implied without a display, for --screenshot and --bench-frames)");
+  app.add_option("--size", size, "render size WIDTHxHEIGHT [px]")->capture_default_str();
+  app.add_option("--video", options.video,
+                 "write every frame rendered to this H.264 MP4 through ffmpeg (.ogv by VTK when ffmpeg is "
+                 "absent); default DIR/video.mp4 when offscreen with --out");
+  app.add_option("--screenshot-every", options.screenshot_every, "PNG of every Nth frame into DIR/screenshots/")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--camera", options.camera,
+                 "auto | robot | follow | overview (auto: follow the first probe in a run, robot for one pose)")
+      ->check(CLI::IsMember({"auto", "robot", "follow", "overview"}))
+      ->capture_default_str();
+  app.add_option("--hud", hud, "on | off: sim time, frame, render rate, frames skipped, probe position")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
+  app.add_flag("--hold", options.hold, "window: stay open after the run until closed");
+  app.add_option("--open-timeout", open_timeout_s, "seconds to wait for the dynamics")->capture_default_str();
+  app.add_option("--frame-timeout", frame_timeout_s, "seconds to wait for each frame")->capture_default_str();
+  app.add_option("--joints", options.joints,
+                 "standalone pose: \"Robotino/x=0.3,Robotino/phi=40deg,...\" (m, rad, or deg suffix; others 0)");
+  app.add_option("--pose", options.pose_file, "standalone pose from a file of 'joint = value' lines");
+  app.add_option("--screenshot", options.screenshot, "with --joints/--pose: write that pose as PNG and exit");
+  app.add_option("--bench-frames", options.bench_frames,
+                 "render this many frames of a synthetic motion offscreen, print frames per second, exit")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--slow-ms", options.slow_ms, "testing: sleep this many ms per frame, like a slow renderer")
+      ->capture_default_str();
+  app.add_flag("-q,--quiet", options.quiet, "no summary on stdout");
+  app.add_option("--protocol-major", options.client.protocol_major, "testing: answer with this protocol major")
+      ->group("");
+  try {
+    app.parse(argc, argv);
+    int width = 0, height = 0;
+    if (!cosim::visual::app::parse_size(size, width, height)) {
+      throw CLI::ValidationError("--size", "'" + size + "' is not WIDTHxHEIGHT with 16..8192 px each");
+    }
+    options.width = width;
+    options.height = height;
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "cosim-visual: error: %s (see --help)\n", e.what());
+    return cosim::util::kExitBadInput;
+  }
+  options.hud = hud == "on";
+  options.client.open_timeout = std::chrono::milliseconds(static_cast<long>(open_timeout_s * 1000));
+  options.client.frame_timeout = std::chrono::milliseconds(static_cast<long>(frame_timeout_s * 1000));
+  cosim::protocol::install_stop_signal_handlers();
+  return cosim::visual::app::run(options, argc, argv);
+}

@@ -1,0 +1,378 @@
+// cosim-visual's coupled runs: frames from cosim-dynamics rendered offscreen (video,
+// screenshots) or in a window that stays responsive while frames arrive.
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <vtkCallbackCommand.h>
+#include <vtkCommand.h>
+#include <vtkRenderWindowInteractor.h>
+
+#include "cosim/protocol/version.hpp"
+#include "cosim/util/clock.hpp"
+#include "cosim/util/errors.hpp"
+#include "cosim/visual/vtk/display.hpp"
+#include "cosim/visual/vtk/video_encoder.hpp"
+#include "cosim/wire/cosimlog.hpp"
+#include "cosim/wire/interrupt.hpp"
+#include "visual_app.hpp"
+
+namespace cosim::visual::app {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// Per-frame state, allocated once for the whole run.
+struct FrameState {
+  FrameState(const scene::SceneModel& scene, std::size_t reported)
+      : X_WF(scene.frames().size(), Eigen::Isometry3d::Identity()),
+        p_WP_all(scene.probes().size(), Eigen::Vector3d::Zero()),
+        p_WP(reported, Eigen::Vector3d::Zero()) {}
+  std::vector<Eigen::Isometry3d> X_WF;
+  std::vector<Eigen::Vector3d> p_WP_all;
+  std::vector<Eigen::Vector3d> p_WP;  // in Welcome order
+};
+
+/// Render rate as an exponential moving average of frame intervals.
+class RateMeter {
+ public:
+  void tick() {
+    const auto now = Clock::now();
+    if (last_) {
+      const double dt = std::chrono::duration<double>(now - *last_).count();
+      if (dt > 0) fps_ = fps_ == 0 ? 1.0 / dt : 0.9 * fps_ + 0.1 / dt;
+    }
+    last_ = now;
+  }
+  double fps() const { return fps_; }
+
+ private:
+  std::optional<Clock::time_point> last_;
+  double fps_ = 0;
+};
+
+void format_hud(char* text, std::size_t size, double t_s, double t_end_s, std::uint64_t seq, std::uint32_t frame_count,
+                double fps, std::uint64_t skipped, const std::string& probe_name, const Eigen::Vector3d* p) {
+  if (p != nullptr) {
+    std::snprintf(text, size,
+                  "t %8.3f / %.3f s   frame %llu / %u\nrender %5.1f fps   skipped %llu\n%s (%+.4f, %+.4f, %+.4f) m",
+                  t_s, t_end_s, static_cast<unsigned long long>(seq), frame_count, fps,
+                  static_cast<unsigned long long>(skipped), probe_name.c_str(), p->x(), p->y(), p->z());
+  } else {
+    std::snprintf(text, size, "t %8.3f / %.3f s   frame %llu / %u\nrender %5.1f fps   skipped %llu", t_s, t_end_s,
+                  static_cast<unsigned long long>(seq), frame_count, fps, static_cast<unsigned long long>(skipped));
+  }
+}
+
+ViewerOptions viewer_options(const VisualOptions& options, const ClientSession& session, bool offscreen) {
+  ViewerOptions v;
+  v.width = options.width;
+  v.height = options.height;
+  v.offscreen = offscreen;
+  v.camera = camera_mode(options, CameraMode::follow);
+  v.hud = options.hud;
+  v.tracked_probe = session.reported_probes().empty() ? -1 : session.reported_probes()[0];
+  // One trail point per frame; capped so a very long run cannot grow it without bound.
+  v.trail_capacity = std::min<std::size_t>(session.hello().frame_count() + 1, 1u << 20);
+  return v;
+}
+
+std::filesystem::path screenshot_path(const VisualOptions& options, const char* stem, std::uint64_t number) {
+  char name[64];
+  std::snprintf(name, sizeof name, "%s_%06llu.png", stem, static_cast<unsigned long long>(number));
+  const auto dir = (options.out_dir.empty() ? std::filesystem::path(".") : options.out_dir) / "screenshots";
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw util::BadInputError("cannot create " + dir.string() + ": " + ec.message());
+  return dir / name;
+}
+
+std::unique_ptr<VideoEncoder> open_video(const VisualOptions& options, const ClientSession& session,
+                                         util::EventLog& log) {
+  if (options.video.empty()) return nullptr;
+  VideoOptions video;
+  video.file = options.video;
+  video.width = options.width;
+  video.height = options.height;
+  video.fps = session.hello().fps() > 0 ? session.hello().fps() : 30.0;
+  if (!options.out_dir.empty()) video.ffmpeg_log = options.out_dir / "ffmpeg.log";
+  auto encoder = std::make_unique<VideoEncoder>(video);
+  if (encoder->uses_ffmpeg()) {
+    log.info("video " + encoder->file().string() + " through ffmpeg (H.264), " + std::to_string(video.fps) + " fps");
+  } else {
+    log.warn("ffmpeg is not on PATH: writing " + encoder->file().string() + " with vtkOggTheoraWriter instead");
+  }
+  return encoder;
+}
+
+void finish_summary(const VisualOptions& options, const ClientSession& session, util::EventLog& log,
+                    std::uint64_t rendered, double render_s, VideoEncoder* video) {
+  const double fps = render_s > 0 ? static_cast<double>(rendered) / render_s : 0;
+  char line[256];
+  std::snprintf(line, sizeof line, "done: %llu frames received, %llu rendered, %llu skipped; %.1f frames/s",
+                static_cast<unsigned long long>(session.frames_received()), static_cast<unsigned long long>(rendered),
+                static_cast<unsigned long long>(session.frames_skipped()), fps);
+  log.info(line);
+  if (video != nullptr) {
+    log.info("video " + video->file().string() + ": " + std::to_string(video->frames_written()) + " frames");
+  }
+  if (!options.quiet) {
+    std::printf("cosim-visual: %llu frames received, %llu rendered, %llu skipped%s%s\n",
+                static_cast<unsigned long long>(session.frames_received()), static_cast<unsigned long long>(rendered),
+                static_cast<unsigned long long>(session.frames_skipped()), video != nullptr ? "; video " : "",
+                video != nullptr ? video->file().c_str() : "");
+  }
+}
+
+/// Offscreen: one thread, render then report, then read back and encode while the dynamics
+/// integrates the next frame.
+void offscreen_loop(const VisualOptions& options, const scene::SceneModel& scene, SceneView& view,
+                    ClientSession& session, util::EventLog& log) {
+  Viewer viewer(view, viewer_options(options, session, true));
+  auto video = open_video(options, session, log);
+  // Should the X server vanish under us (Xvfb stopped by the same Ctrl-C), close the video
+  // before Xlib ends the process.
+  on_x_connection_lost([&video] {
+    try {
+      if (video) video->finish();
+    } catch (...) {
+    }
+    if (!wire::stop_requested()) std::fprintf(stderr, "cosim-visual: error: lost the connection to the X server\n");
+    std::fflush(nullptr);
+    std::_Exit(wire::stop_requested() ? util::kExitInterrupted : util::kExitPeerFailure);
+  });
+  FrameState state(scene, session.reported_probes().size());
+  const int tracked = session.reported_probes().empty() ? -1 : session.reported_probes()[0];
+  const std::string tracked_name = tracked >= 0 ? scene.probes()[static_cast<std::size_t>(tracked)].name : "";
+  const double t_end_s = session.hello().sim_end_s();
+  const auto slow = std::chrono::duration<double, std::milli>(options.slow_ms);
+  RateMeter rate;
+  char hud[512];
+  std::uint64_t rendered = 0;
+  const auto start = Clock::now();
+  while (session.next_frame()) {
+    if (wire::stop_requested()) throw util::InterruptedError("interrupted");
+    scene.world_transforms(session.q_scene(), state.X_WF);
+    viewer.show(state.X_WF);
+    viewer.probe_positions(state.p_WP_all);
+    for (std::size_t i = 0; i < state.p_WP.size(); ++i) {
+      state.p_WP[i] = state.p_WP_all[static_cast<std::size_t>(session.reported_probes()[i])];
+    }
+    if (options.hud) {
+      format_hud(hud, sizeof hud, session.sim_time_s(), t_end_s, session.seq(), session.hello().frame_count(),
+                 rate.fps(), session.frames_skipped(), tracked_name,
+                 tracked >= 0 ? &state.p_WP_all[static_cast<std::size_t>(tracked)] : nullptr);
+      viewer.set_hud_text(hud);
+    }
+    viewer.render();
+    ++rendered;
+    rate.tick();
+    if (options.slow_ms > 0) std::this_thread::sleep_for(slow);
+    session.report(state.p_WP);
+    if (video) video->write(viewer.read_rgb());
+    if (options.screenshot_every > 0 && session.seq() % static_cast<std::uint64_t>(options.screenshot_every) == 0) {
+      viewer.write_png(screenshot_path(options, "frame", session.seq()));
+    }
+  }
+  if (video) video->finish();
+  on_x_connection_lost(nullptr);
+  finish_summary(options, session, log, rendered, std::chrono::duration<double>(Clock::now() - start).count(),
+                 video.get());
+}
+
+/// Hands frames from the session thread (which blocks on the channel) to the window's
+/// thread (which must never block), and probe positions back.
+struct Handoff {
+  std::mutex mutex;
+  std::condition_variable changed;
+  enum class State : std::uint8_t { waiting = 1, frame_ready, probes_ready, finished } state = State::waiting;
+  bool quit = false;                  // the window closed: the session thread stops
+  std::vector<double> q;              // joint values of the frame handed over (scene order)
+  std::vector<Eigen::Vector3d> p_WP;  // its probes, in Welcome order
+  std::uint64_t seq = 0, skipped = 0;
+  double t_s = 0;
+  std::exception_ptr error;
+};
+
+void session_thread(ClientSession& session, Handoff& handoff) {
+  try {
+    while (session.next_frame()) {
+      std::unique_lock lock(handoff.mutex);
+      if (handoff.quit) throw util::InterruptedError("the window was closed during the run");
+      std::copy(session.q_scene().begin(), session.q_scene().end(), handoff.q.begin());
+      handoff.seq = session.seq();
+      handoff.t_s = session.sim_time_s();
+      handoff.skipped = session.frames_skipped();
+      handoff.state = Handoff::State::frame_ready;
+      handoff.changed.notify_all();
+      handoff.changed.wait(lock, [&] { return handoff.state == Handoff::State::probes_ready || handoff.quit; });
+      if (handoff.quit) throw util::InterruptedError("the window was closed during the run");
+      lock.unlock();
+      session.report(handoff.p_WP);
+    }
+  } catch (...) {
+    std::lock_guard lock(handoff.mutex);
+    handoff.error = std::current_exception();
+  }
+  std::lock_guard lock(handoff.mutex);
+  handoff.state = Handoff::State::finished;
+  handoff.changed.notify_all();
+}
+
+/// Interactive: the window's event loop polls the handoff on a 5 ms timer.
+void interactive_loop(const VisualOptions& options, const scene::SceneModel& scene, SceneView& view,
+                      ClientSession& session, util::EventLog& log) {
+  Viewer viewer(view, viewer_options(options, session, false));
+  auto video = open_video(options, session, log);
+  FrameState state(scene, session.reported_probes().size());
+  Handoff handoff;
+  handoff.q.assign(scene.joint_names().size(), 0.0);
+  handoff.p_WP.assign(session.reported_probes().size(), Eigen::Vector3d::Zero());
+  std::vector<double> q(scene.joint_names().size(), 0.0);
+  const int tracked = session.reported_probes().empty() ? -1 : session.reported_probes()[0];
+  const std::string tracked_name = tracked >= 0 ? scene.probes()[static_cast<std::size_t>(tracked)].name : "";
+  const double t_end_s = session.hello().sim_end_s();
+  const auto slow = std::chrono::duration<double, std::milli>(options.slow_ms);
+  RateMeter rate;
+  char hud[512];
+  std::uint64_t rendered = 0, shots = 0;
+  bool finished = false;
+  std::exception_ptr loop_error;
+
+  // The first pose before any frame: all joints at zero.
+  scene.world_transforms(q, state.X_WF);
+  viewer.show(state.X_WF);
+  viewer.set_hud_text(("waiting for frames on " + options.client.channel).c_str());
+  vtkRenderWindowInteractor* interactor = viewer.make_interactor([&] {
+    const auto file = screenshot_path(options, "shot", ++shots);
+    viewer.render();
+    viewer.write_png(file);
+    std::printf("cosim-visual: screenshot %s\n", file.c_str());
+  });
+  interactor->Initialize();
+
+  const auto start = Clock::now();
+  std::thread worker(session_thread, std::ref(session), std::ref(handoff));
+  auto on_timer = [&] {
+    if (finished) return;
+    try {
+      std::unique_lock lock(handoff.mutex);
+      if (handoff.state == Handoff::State::finished) {
+        finished = true;
+        lock.unlock();
+        if (!options.hold || handoff.error) {
+          interactor->TerminateApp();
+        } else {
+          viewer.set_hud_text("run finished - q closes the window");
+          viewer.render();
+        }
+        return;
+      }
+      if (handoff.state != Handoff::State::frame_ready) return;
+      std::copy(handoff.q.begin(), handoff.q.end(), q.begin());
+      const std::uint64_t seq = handoff.seq, skipped = handoff.skipped;
+      const double t_s = handoff.t_s;
+      lock.unlock();
+
+      scene.world_transforms(q, state.X_WF);
+      viewer.show(state.X_WF);
+      viewer.probe_positions(state.p_WP_all);
+      if (options.hud) {
+        format_hud(hud, sizeof hud, t_s, t_end_s, seq, session.hello().frame_count(), rate.fps(), skipped,
+                   tracked_name, tracked >= 0 ? &state.p_WP_all[static_cast<std::size_t>(tracked)] : nullptr);
+        viewer.set_hud_text(hud);
+      }
+      viewer.render();
+      ++rendered;
+      rate.tick();
+      if (options.slow_ms > 0) std::this_thread::sleep_for(slow);
+      if (video) video->write(viewer.read_rgb());
+      if (options.screenshot_every > 0 && seq % static_cast<std::uint64_t>(options.screenshot_every) == 0) {
+        viewer.write_png(screenshot_path(options, "frame", seq));
+      }
+      lock.lock();
+      for (std::size_t i = 0; i < handoff.p_WP.size(); ++i) {
+        handoff.p_WP[i] = state.p_WP_all[static_cast<std::size_t>(session.reported_probes()[i])];
+      }
+      handoff.state = Handoff::State::probes_ready;
+      handoff.changed.notify_all();
+    } catch (...) {
+      loop_error = std::current_exception();
+      finished = true;
+      interactor->TerminateApp();
+    }
+  };
+  auto callback = vtkSmartPointer<vtkCallbackCommand>::New();
+  callback->SetClientData(&on_timer);
+  callback->SetCallback([](vtkObject*, unsigned long, void* data, void*) {
+    (*static_cast<decltype(on_timer)*>(data))();
+  });
+  interactor->AddObserver(vtkCommand::TimerEvent, callback);
+  interactor->CreateRepeatingTimer(5);
+  interactor->Start();  // returns on TerminateApp, q/e, or when the window is closed
+
+  {
+    std::lock_guard lock(handoff.mutex);
+    handoff.quit = true;
+    handoff.changed.notify_all();
+  }
+  if (!finished) wire::request_stop();  // the window closed mid-run: unblock the channel wait
+  worker.join();
+  if (loop_error) std::rethrow_exception(loop_error);
+  if (handoff.error) std::rethrow_exception(handoff.error);
+  if (video) video->finish();
+  finish_summary(options, session, log, rendered, std::chrono::duration<double>(Clock::now() - start).count(),
+                 video.get());
+}
+
+}  // namespace
+
+int run_session(const VisualOptions& options, const scene::SceneModel& scene, util::EventLog& log) {
+  std::unique_ptr<wire::CosimLogWriter> record;
+  std::unique_ptr<ClientSession> session;
+  try {
+    // Actors first: a mesh that cannot be read is reported before anything waits on a peer.
+    SceneView view(scene);
+    log.info("scene " + scene.name() + ": " + std::to_string(view.actors().size()) + " actors, " +
+             std::to_string(view.triangle_count()) + " triangles, " + std::to_string(view.meshes_loaded()) +
+             " mesh files");
+    if (!options.out_dir.empty()) {
+      record = std::make_unique<wire::CosimLogWriter>(options.out_dir / "visual.cosimlog", protocol::kProtocolMajor,
+                                                      protocol::kProtocolMinor);
+    }
+    session = std::make_unique<ClientSession>(scene, options.client, log, record.get());
+    session->connect_and_handshake();
+    if (options.offscreen) {
+      offscreen_loop(options, scene, view, *session, log);
+    } else {
+      interactive_loop(options, scene, view, *session, log);
+    }
+    if (record) record->flush();
+    return util::kExitOk;
+  } catch (const scene::SceneError& e) {
+    log.error(e.what());
+    return util::kExitBadInput;
+  } catch (const util::CosimError& e) {
+    log.error(e.what());
+    if (session) session->fail(e.exit_code(), std::string("cosim-visual: ") + e.what());
+    if (record) record->flush();
+    return e.exit_code();
+  } catch (const std::exception& e) {
+    const std::string message = std::string("internal error: ") + e.what();
+    log.error(message);
+    if (session) session->fail(util::kExitInternal, "cosim-visual: " + message);
+    return util::kExitInternal;
+  }
+}
+
+}  // namespace cosim::visual::app
