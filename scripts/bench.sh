@@ -17,7 +17,8 @@ json_field() {  # json_field FILE section key  -> value of "key" inside "section
   python3 - "$1" "$2" "$3" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))["summary"]
-print(d[sys.argv[2]][sys.argv[3]] if sys.argv[3] != "-" else d[sys.argv[2]])
+v = d[sys.argv[2]][sys.argv[3]] if sys.argv[3] != "-" else d[sys.argv[2]]
+print(f"{v:.1f}" if isinstance(v, float) else v)
 PY
 }
 

@@ -561,7 +561,13 @@ void FrameLoop::run(const RunFolder& folder, util::EventLog& log) {
   if (connection_) handshake();
   log_->info(std::string("running ") + std::to_string(frame_count_) + " frames at " + fmt("%g", options_.fps) +
              " fps, mode " + mode_name(options_.mode));
-  loop();
+  try {
+    loop();
+  } catch (const util::InterruptedError&) {
+    throw util::InterruptedError(fmt("interrupted by a signal at frame %.0f of %.0f (t = %g s)",
+                                     static_cast<double>(last_sent_), static_cast<double>(frame_count_),
+                                     backend_->time_s()));
+  }
   finish();
   dynamics_csv_->flush();
   probes_csv_->flush();

@@ -28,8 +28,9 @@ Mesh finished(Mesh m) {
   return m;
 }
 
-// 2D outlines in the plane spanned by the wheel frame's y and z: e1 × e2 = x, the axle.
-const Plane kWheelPlane{Vector3d::Zero(), Vector3d::UnitY(), Vector3d::UnitZ()};
+// 2D outlines in the (y, z) plane, extruded or revolved along x (e1 × e2 = x): the wheel axle,
+// the sensor's and the camera's viewing direction.
+const Plane kAcrossX{Vector3d::Zero(), Vector3d::UnitY(), Vector3d::UnitZ()};
 
 // --- chassis ------------------------------------------------------------------------------
 
@@ -145,13 +146,12 @@ Mesh bumper() {
 }
 
 Mesh ir_sensor() {
-  const Plane across{Vector3d::Zero(), Vector3d::UnitY(), Vector3d::UnitZ()};  // extruded along x
   Mesh m = extrude(
       [](double d) {
         return rounded_box(-0.006 + d, 0.006 - d, -0.014 + d, 0.014 - d,
                            {0.003 - d, 0.003 - d, 0.003 - d, 0.003 - d}, {3, 3, 3, 3});
       },
-      rounded_slab(-0.003, 0.011, 0, 0.0015, 3), across);
+      rounded_slab(-0.003, 0.011, 0, 0.0015, 3), kAcrossX);
   for (double z : {-0.0075, 0.0075}) {  // emitter and detector lenses
     const Plane lens{Vector3d(0, 0, z), Vector3d::UnitY(), Vector3d::UnitZ()};
     append(m, revolve({{0, 0.010}, {0.0035, 0.010}, {0.0035, 0.0118}, {0.0028, 0.0125}, {0, 0.0125}},
@@ -176,7 +176,7 @@ Mesh camera() {
                   return rounded_box(-0.030 + d, 0.030 - d, 0.057 + d, 0.092 - d,
                                      {0.008 - d, 0.008 - d, 0.008 - d, 0.008 - d}, {4, 4, 4, 4});
                 },
-                rounded_slab(-0.016, 0.016, 0.004, 0.004, 3), kLensPlane.origin.isZero() ? Plane{} : Plane{Vector3d::Zero(), Vector3d::UnitY(), Vector3d::UnitZ()}));
+                rounded_slab(-0.016, 0.016, 0.004, 0.004, 3), kAcrossX));
   // Lens barrel: a tube standing 8 mm out of the front face, its lip rounded.
   append(m, revolve({{0.0088, 0.014}, {0.0125, 0.014}, {0.0125, 0.022}, {0.0115, 0.024},
                      {0.0095, 0.024}, {0.0088, 0.023}},
@@ -204,7 +204,7 @@ Mesh wheel_supporter() {
     const double x0 = side * kRollerGroupX - kPlateHalfThickness;
     append(m, extrude([phi0](double d) { return plate_outline(phi0, d); },
                       rounded_slab(x0, x0 + 2 * kPlateHalfThickness, 0.001, 0.001, 2),
-                      kWheelPlane));
+                      kAcrossX));
   }
   // Hub through both plates (r 12.5 mm, inside their 13.5 mm centres), a boss towards the
   // robot that ends on the chassis recess wall, a cap outside.
@@ -212,7 +212,7 @@ Mesh wheel_supporter() {
   append(m, revolve({{0, boss_end}, {0.0085, boss_end}, {0.010, boss_end + 0.0015},
                      {0.010, -0.017}, {0.0125, -0.017}, {0.0125, 0.017}, {0.011, 0.017},
                      {0.011, 0.0205}, {0.0095, 0.022}, {0, 0.022}},
-                    32, false, kWheelPlane));
+                    32, false, kAcrossX));
   return finished(std::move(m));
 }
 

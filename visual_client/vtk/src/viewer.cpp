@@ -42,7 +42,7 @@ constexpr double kTrailHeight_m = 0.002;
 class KeyStyle : public vtkInteractorStyleTrackballCamera {
  public:
   static KeyStyle* New();
-  vtkTypeMacro(KeyStyle, vtkInteractorStyleTrackballCamera);
+  vtkTypeMacro(KeyStyle, vtkInteractorStyleTrackballCamera)
   std::function<void()> on_reset, on_screenshot;
 
   void OnChar() override {

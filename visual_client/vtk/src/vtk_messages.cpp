@@ -16,7 +16,7 @@ std::function<void(std::string_view)> g_sink;
 class RoutedOutputWindow : public vtkOutputWindow {
  public:
   static RoutedOutputWindow* New();
-  vtkTypeMacro(RoutedOutputWindow, vtkOutputWindow);
+  vtkTypeMacro(RoutedOutputWindow, vtkOutputWindow)
 
   void DisplayText(const char* text) override { forward(text, false); }
   void DisplayErrorText(const char* text) override { forward(text, true); }
