@@ -14,6 +14,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cosim/protocol/channel_spec.hpp"
 #include "cosim/protocol/signals.hpp"
 #include "cosim/protocol/version.hpp"
 #include "cosim/scene/scene_model.hpp"
@@ -25,12 +26,6 @@
 #include "cosim/wire/interrupt.hpp"
 
 namespace {
-
-std::string default_channel() {
-  const char* tmp = std::getenv("TMPDIR");
-  return std::string("fifo:") + (tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/cosim-" +
-         std::to_string(geteuid());
-}
 
 struct RecorderOptions {
   cosim::visual::ClientOptions client;
@@ -122,7 +117,7 @@ int run_recorder(const RecorderOptions& options) {
 
 int main(int argc, char** argv) {
   RecorderOptions options;
-  options.client.channel = default_channel();
+  options.client.channel = cosim::protocol::default_channel_text();
   CLI::App app{"cosim-recorder: the recorder stub. Connects to cosim-dynamics, checks its joints against the scene, "
                "computes the probes' world coordinates with the scene kinematics for every frame and reports them "
                "back, recording every message exchanged (recorder.cosimlog). No graphics.",

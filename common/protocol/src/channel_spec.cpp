@@ -1,5 +1,9 @@
 #include "cosim/protocol/channel_spec.hpp"
 
+#include <unistd.h>
+
+#include <cstdlib>
+
 #include "cosim/util/errors.hpp"
 
 namespace cosim::protocol {
@@ -25,6 +29,12 @@ ChannelSpec parse_channel_spec(std::string_view text) {
     throw util::BadInputError("--channel '" + spec.text + "': not implemented in this build; use fifo:DIR or none");
   }
   throw util::BadInputError("--channel '" + spec.text + "': expected fifo:DIR or none");
+}
+
+std::string default_channel_text() {
+  const char* tmp = std::getenv("TMPDIR");
+  return std::string("fifo:") + (tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/cosim-" +
+         std::to_string(geteuid());
 }
 
 }  // namespace cosim::protocol

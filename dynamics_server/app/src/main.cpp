@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cosim/dynamics/registry.hpp"
+#include "cosim/protocol/channel_spec.hpp"
 #include "cosim/protocol/signals.hpp"
 #include "cosim/protocol/version.hpp"
 #include "cosim/util/exit_codes.hpp"
@@ -18,12 +19,6 @@
 #include "run_folder.hpp"
 
 namespace {
-
-std::string default_channel() {
-  const char* tmp = std::getenv("TMPDIR");
-  return std::string("fifo:") + (tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/cosim-" +
-         std::to_string(geteuid());
-}
 
 std::string backend_list() {
   std::string out;
@@ -51,7 +46,7 @@ int main(int argc, char** argv) {
   using cosim::dynamics::DynamicsOptions;
   DynamicsOptions options;
   options.scene = COSIM_DEFAULT_SCENE;
-  options.channel = default_channel();
+  options.channel = cosim::protocol::default_channel_text();
   for (int i = 0; i < argc; ++i) options.command_line += (i ? " " : "") + std::string(argv[i]);
 
   CLI::App app{"cosim-dynamics: integrates a dynamics backend and streams joint values as frames to a visual "

@@ -36,8 +36,9 @@ Vector3d place(const Plane& p, double a, double b, double h) {
 }  // namespace
 
 std::vector<Level> rounded_slab(double h0, double h1, double r0, double r1, int steps,
-                                double taper) {
-  if (!(h1 > h0) || r0 < 0 || r1 < 0 || h0 + r0 > h1 - r1 || steps < 1) {
+                                double taper, double guard) {
+  const double g0 = r0 > 0 ? guard : 0, g1 = r1 > 0 ? guard : 0;
+  if (!(h1 > h0) || r0 < 0 || r1 < 0 || guard < 0 || h0 + r0 + g0 > h1 - r1 - g1 || steps < 1) {
     throw std::invalid_argument("rounded_slab: bad dimensions");
   }
   std::vector<Level> levels;
@@ -48,22 +49,26 @@ std::vector<Level> rounded_slab(double h0, double h1, double r0, double r1, int 
   };
   // Quarter circles: end points set exactly, so flat faces stay flat after rounding.
   if (r0 > 0) {
+    if (g0 > 0) add(h0, r0 + g0);
     add(h0, r0);
     for (int k = 1; k < steps; ++k) {
       const double t = 0.5 * kPi * k / steps;
       add(h0 + r0 * (1 - std::cos(t)), r0 * (1 - std::sin(t)));
     }
     add(h0 + r0, 0);
+    if (g0 > 0) add(h0 + r0 + g0, 0);
   } else {
     add(h0, 0);
   }
   if (r1 > 0) {
+    if (g1 > 0) add(h1 - r1 - g1, 0);
     add(h1 - r1, 0);
     for (int k = 1; k < steps; ++k) {
       const double t = 0.5 * kPi * k / steps;
       add(h1 - r1 * (1 - std::sin(t)), r1 * (1 - std::cos(t)));
     }
     add(h1, r1);
+    if (g1 > 0) add(h1, r1 + g1);
   } else {
     add(h1, 0);
   }

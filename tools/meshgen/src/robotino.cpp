@@ -17,6 +17,7 @@ using Eigen::Vector3d;
 constexpr double kPi = std::numbers::pi;
 constexpr double kDeg = kPi / 180;
 constexpr double kGrid = 1e-6;  // [m] vertex rounding, see quantize()
+constexpr double kGuard = 0.0015;  // [m] flat rings beside rounded edges, see rounded_slab()
 
 Vector2d rotated(const Vector2d& p, double angle) {
   const double c = std::cos(angle), s = std::sin(angle);
@@ -131,11 +132,11 @@ Outline plate_outline(double phi0, double inset) {
 }  // namespace
 
 Mesh chassis() {
-  Mesh m = extrude(base_outline, rounded_slab(0, kBaseTop, kBaseEdge, kBaseEdge, 3));
+  Mesh m = extrude(base_outline, rounded_slab(0, kBaseTop, kBaseEdge, kBaseEdge, 3, 0, kGuard));
   append(m, extrude([](double inset) { return circle_outline(kDeckRadius - inset, 72); },
-                    rounded_slab(kBaseTop, kDeckTop, 0.005, 0.005, 3)));
+                    rounded_slab(kBaseTop, kDeckTop, 0.005, 0.005, 3, 0, kGuard)));
   append(m, extrude([](double inset) { return rounded_triangle(0.116 - inset, 16); },
-                    rounded_slab(kDeckTop, kBodyTop, 0, 0.012, 4, 0.05)));
+                    rounded_slab(kDeckTop, kBodyTop, 0, 0.012, 4, 0.05, kGuard)));
   return finished(std::move(m));
 }
 
@@ -151,7 +152,7 @@ Mesh ir_sensor() {
         return rounded_box(-0.006 + d, 0.006 - d, -0.014 + d, 0.014 - d,
                            {0.003 - d, 0.003 - d, 0.003 - d, 0.003 - d}, {3, 3, 3, 3});
       },
-      rounded_slab(-0.003, 0.011, 0, 0.0015, 3), kAcrossX);
+      rounded_slab(-0.003, 0.011, 0, 0.0015, 3, 0, 0.001), kAcrossX);
   for (double z : {-0.0075, 0.0075}) {  // emitter and detector lenses
     const Plane lens{Vector3d(0, 0, z), Vector3d::UnitY(), Vector3d::UnitZ()};
     append(m, revolve({{0, 0.010}, {0.0035, 0.010}, {0.0035, 0.0118}, {0.0028, 0.0125}, {0, 0.0125}},
@@ -176,7 +177,7 @@ Mesh camera() {
                   return rounded_box(-0.030 + d, 0.030 - d, 0.057 + d, 0.092 - d,
                                      {0.008 - d, 0.008 - d, 0.008 - d, 0.008 - d}, {4, 4, 4, 4});
                 },
-                rounded_slab(-0.016, 0.016, 0.004, 0.004, 3), kAcrossX));
+                rounded_slab(-0.016, 0.016, 0.004, 0.004, 3, 0, kGuard), kAcrossX));
   // Lens barrel: a tube standing 8 mm out of the front face, its lip rounded.
   append(m, revolve({{0.0088, 0.014}, {0.0125, 0.014}, {0.0125, 0.022}, {0.0115, 0.024},
                      {0.0095, 0.024}, {0.0088, 0.023}},

@@ -210,7 +210,7 @@ int run(VisualOptions options, int argc, char** argv) {
               std::to_string(scene->joint_names().size()) + " driven joints, " +
               std::to_string(scene->probes().size()) + " probes");
 
-    const bool standalone = !options.pose_file.empty() || !options.joints.empty();
+    const bool standalone = options.standalone;
     const char* display = std::getenv("DISPLAY");
     const bool have_display = display != nullptr && *display != '\0' && !running_under_own_xvfb();
     // No window without a display, nor for screenshots and benchmarks.
@@ -293,9 +293,9 @@ int main(int argc, char** argv) {
   app.add_flag("--hold", options.hold, "window: stay open after the run until closed");
   app.add_option("--open-timeout", open_timeout_s, "seconds to wait for the dynamics")->capture_default_str();
   app.add_option("--frame-timeout", frame_timeout_s, "seconds to wait for each frame")->capture_default_str();
-  app.add_option("--joints", options.joints,
+  auto* joints_option = app.add_option("--joints", options.joints,
                  "standalone pose: \"Robotino/x=0.3,Robotino/phi=40deg,...\" (m, rad, or deg suffix; others 0)");
-  app.add_option("--pose", options.pose_file, "standalone pose from a file of 'joint = value' lines");
+  auto* pose_option = app.add_option("--pose", options.pose_file, "standalone pose from a file of 'joint = value' lines");
   app.add_option("--screenshot", options.screenshot, "with --joints/--pose: write that pose as PNG and exit");
   app.add_option("--bench-frames", options.bench_frames,
                  "render this many frames of a synthetic motion offscreen, print frames per second, exit")
@@ -313,6 +313,7 @@ int main(int argc, char** argv) {
     }
     options.width = width;
     options.height = height;
+    options.standalone = joints_option->count() > 0 || pose_option->count() > 0;
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {

@@ -26,6 +26,7 @@ struct VisualOptions {
   bool hold = false;  // interactive: keep the window open after the run
   std::string camera = "auto";
   // Standalone modes.
+  bool standalone = false;  // --joints or --pose given (even empty: the zero pose)
   std::filesystem::path pose_file;
   std::string joints;
   std::filesystem::path screenshot;

@@ -246,12 +246,15 @@ SceneView::SceneView(const scene::SceneModel& scene) : scene_(scene) {
     actor->GetProperty()->SetColor(rgb);
     actor->GetProperty()->SetOpacity(render.opacity);
     if (render.opacity <= 0.0) actor->VisibilityOff();
-    actor->GetProperty()->SetSpecular(0.2);
+    actor->GetProperty()->SetAmbient(0.15);
+    if (!getenv("NOSPEC")) actor->GetProperty()->SetSpecular(0.2);
     actor->GetProperty()->SetSpecularPower(20.0);
     actor->SetUserTransform(transform_of(render.frame));
     if (frame_actor_[static_cast<std::size_t>(render.frame)] == nullptr) {
       frame_actor_[static_cast<std::size_t>(render.frame)] = actor;
     }
+    if (getenv("NOFLOOR") && !frame_moves[static_cast<std::size_t>(render.frame)]) actor->VisibilityOff();
+    if (getenv("NOROBOT") && frame_moves[static_cast<std::size_t>(render.frame)]) actor->VisibilityOff();
     actors_.push_back(actor);
     actor_moves_.push_back(frame_moves[static_cast<std::size_t>(render.frame)]);
   }

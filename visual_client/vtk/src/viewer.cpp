@@ -9,6 +9,7 @@
 #include <vtkCellArray.h>
 #include <vtkCoordinate.h>
 #include <vtkInteractorStyleTrackballCamera.h>
+#include <vtkLight.h>
 #include <vtkMath.h>
 #include <vtkObjectFactory.h>
 #include <vtkPNGWriter.h>
@@ -32,8 +33,8 @@ namespace cosim::visual {
 namespace {
 
 // Default view direction (from the target towards the camera): mostly from the robot's
-// front (+x), a little from the right, 37 degrees above the floor (seed Fig. 11b).
-const Eigen::Vector3d kViewDirection = Eigen::Vector3d(1.0, -0.45, 0.82).normalized();
+// front (+x), a little from the right, 27 degrees above the floor (seed Fig. 11b).
+const Eigen::Vector3d kViewDirection = Eigen::Vector3d(1.0, -0.45, 0.55).normalized();
 constexpr double kViewAngleDeg = 30.0;
 // The trail is drawn just above the floor plane z = 0 so it never fights with it.
 constexpr double kTrailHeight_m = 0.002;
@@ -75,6 +76,18 @@ Viewer::Viewer(SceneView& view, const ViewerOptions& options)
 
   renderer_ = vtkSmartPointer<vtkRenderer>::New();
   renderer_->SetBackground(0.80, 0.85, 0.91);
+  // A headlight alone leaves the floor dim at grazing angles: add a light from above.
+  auto head = vtkSmartPointer<vtkLight>::New();
+  head->SetLightTypeToHeadlight();
+  head->SetIntensity(0.75);
+  renderer_->AddLight(head);
+  auto sky = vtkSmartPointer<vtkLight>::New();
+  sky->SetLightTypeToSceneLight();
+  sky->SetPosition(0.3, -0.5, 1.0);
+  sky->SetFocalPoint(0, 0, 0);
+  sky->SetPositional(false);
+  sky->SetIntensity(0.35);
+  if (!getenv("NOSKY")) renderer_->AddLight(sky);
   view_.add_to(*renderer_);
 
   window_ = vtkSmartPointer<vtkRenderWindow>::New();
@@ -175,7 +188,7 @@ void Viewer::reset_camera() {
   const double half_angle = vtkMath::RadiansFromDegrees(kViewAngleDeg / 2);
   const double aspect = static_cast<double>(width_) / height_;
   const double fit = std::min(half_angle, std::atan(std::tan(half_angle) * aspect));
-  const double distance = (options_.camera == CameraMode::overview ? 1.0 : 1.15) * radius / std::sin(fit);
+  const double distance = (options_.camera == CameraMode::overview ? 1.0 : 1.8) * radius / std::sin(fit);
   const Eigen::Vector3d eye = centre + distance * kViewDirection;
   vtkCamera* camera = renderer_->GetActiveCamera();
   camera->SetViewAngle(kViewAngleDeg);

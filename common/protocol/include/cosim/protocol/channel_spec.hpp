@@ -18,4 +18,8 @@ struct ChannelSpec {
 /// ("pipe:NAME" is Windows only and "tcp:" / "shm:" are not implemented yet: said so).
 ChannelSpec parse_channel_spec(std::string_view text);
 
+/// The channel both sides use when none is given: "fifo:$TMPDIR/cosim-<euid>" (TMPDIR
+/// defaulting to /tmp), so two processes started by hand find each other.
+std::string default_channel_text();
+
 }  // namespace cosim::protocol

@@ -46,8 +46,11 @@ struct Level {
 
 /// Levels of a slab from h0 to h1 whose bottom and top outer edges are rounded with radii r0
 /// and r1 (0 = sharp) in `steps` segments each; `taper` adds inset per metre of height.
+/// `guard` > 0 adds flat rings that wide on both sides of each rounded edge: renderers that
+/// average normals over shared vertices (VTK below its feature angle) then shade only those
+/// rings, not a whole cap or wall, as curved.
 std::vector<Level> rounded_slab(double h0, double h1, double r0, double r1, int steps,
-                                double taper = 0);
+                                double taper = 0, double guard = 0);
 
 /// A prism-like solid: outline(inset) at each level (heights increasing), consecutive levels
 /// joined by bands, flat triangulated caps at both ends. outline() must return the same number
