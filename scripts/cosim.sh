@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs a co-simulation with one command: builds what is missing, starts cosim-dynamics and
 # the visual side over a private FIFO channel, forwards Ctrl-C to both, removes the channel,
-# and prints the run summary and where the run folder is.
+# prints the run summary, writes the report (cosim-report) and says where both are.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${COSIM_BUILD_DIR:-$root/build}
@@ -90,5 +90,9 @@ for p in "${pids[@]}"; do
   done
   if [ "$code" -ne 0 ] && [ "$status" -eq 0 ]; then status=$code; fi
 done
+if [ -f "$out/run.json" ]; then
+  "$bin/cosim-report" "$out" || echo "cosim.sh: no report (cosim-report failed)" >&2
+fi
 echo "cosim.sh: run folder: $out" >&2
+[ -f "$out/report.md" ] && echo "cosim.sh: report: $out/report.md" >&2
 exit "$status"

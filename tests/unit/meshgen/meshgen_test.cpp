@@ -124,8 +124,11 @@ TEST(MeshgenTriangulate, CutsANonConvexPolygonIntoCounterClockwiseTriangles) {
 
 TEST(MeshgenBuild, ExtrudeAndRevolveGiveClosedSolidsOfTheRightVolume) {
   // Box 2 x 1 x 0.5 as an extrusion with sharp edges.
-  const Mesh box = extrude([](double d) { return rounded_box(-1 + d, 1 - d, -0.5 + d, 0.5 - d, {0, 0, 0, 0}, {1, 1, 1, 1}); },
-                           rounded_slab(0, 0.5, 0, 0, 1));
+  const Mesh box = extrude(
+      [](double d) {
+        return rounded_box(-1 + d, 1 - d, -0.5 + d, 0.5 - d, {0, 0, 0, 0}, {1, 1, 1, 1});
+      },
+      rounded_slab(0, 0.5, 0, 0, 1));
   MeshReport r = check_mesh(box);
   EXPECT_TRUE(r.ok()) << problems_of(r);
   EXPECT_NEAR(r.volume_m3, 1.0, 1e-12);
@@ -145,7 +148,10 @@ TEST(MeshgenBuild, ExtrudeAndRevolveGiveClosedSolidsOfTheRightVolume) {
 
   // Rounded slab with guard rings: still closed, slightly less than the sharp box.
   const Mesh rounded = extrude(
-      [](double d) { return rounded_box(-1 + d, 1 - d, -0.5 + d, 0.5 - d, {0.2 - d, 0.2 - d, 0.2 - d, 0.2 - d}, {4, 4, 4, 4}); },
+      [](double d) {
+        return rounded_box(-1 + d, 1 - d, -0.5 + d, 0.5 - d, {0.2 - d, 0.2 - d, 0.2 - d, 0.2 - d},
+                           {4, 4, 4, 4});
+      },
       rounded_slab(0, 0.5, 0.05, 0.1, 3, 0, 0.02));
   r = check_mesh(rounded);
   EXPECT_TRUE(r.ok()) << problems_of(r);
@@ -252,11 +258,14 @@ TEST(MeshgenParts, BoundingBoxes) {
 Isometry3d roller_pose(int j) {
   Isometry3d X = Isometry3d::Identity();
   X.rotate(AngleAxisd(j * 60 * kDeg, Vector3d::UnitX()));
-  X.translate(Vector3d(j % 2 == 0 ? rb::kRollerGroupX : -rb::kRollerGroupX, 0, -rb::kRollerAxisRadius));
+  X.translate(
+      Vector3d(j % 2 == 0 ? rb::kRollerGroupX : -rb::kRollerGroupX, 0, -rb::kRollerAxisRadius));
   return X;
 }
 // Barrel radius at axial position a: the rollers together trace the wheel circle.
-double barrel_radius(double a) { return std::sqrt(rb::kRw * rb::kRw - a * a) - rb::kRollerAxisRadius; }
+double barrel_radius(double a) {
+  return std::sqrt(rb::kRw * rb::kRw - a * a) - rb::kRollerAxisRadius;
+}
 
 TEST(MeshgenSupporter, HoldsTheRollersWithoutTouchingThem) {
   const Mesh& s = mesh_of("wheel_supporter.stl");
@@ -283,8 +292,10 @@ TEST(MeshgenSupporter, HoldsTheRollersWithoutTouchingThem) {
       const double a = -rb::kRollerHalfLength + i * 2 * rb::kRollerHalfLength / 14;
       for (int k = 0; k < 24; ++k) {
         const double t = k * 2 * kPi / 24;
-        for (const double r : {barrel_radius(a), (i == 0 || i == 14) ? 0.5 * barrel_radius(a) : -1.0}) {
-          if (r < 0) continue;
+        // The barrel, and at both ends a circle halfway across the end disc.
+        const bool end = i == 0 || i == 14;
+        for (const double r : {barrel_radius(a), 0.5 * barrel_radius(a)}) {
+          if (r != barrel_radius(a) && !end) continue;
           inside += winding_number(s, X * Vector3d(r * std::cos(t), a, r * std::sin(t))) > 0.5;
         }
       }
@@ -311,7 +322,8 @@ TEST(MeshgenFiles, CommittedMeshesAreWhatTheGeneratorWrites) {
     const std::string on_disk = read_file(path);
     const std::string now = rb::file_bytes(p);
     EXPECT_EQ(on_disk.size(), now.size());
-    EXPECT_TRUE(on_disk == now) << path << " differs from the generator's output: run cosim-meshgen "
+    EXPECT_TRUE(on_disk == now) << path
+                                << " differs from the generator's output: run cosim-meshgen "
                                 << dir.string() << " and commit the result";
     const MeshReport r = check_mesh(read_stl(on_disk));
     EXPECT_TRUE(r.ok()) << problems_of(r);
@@ -355,6 +367,33 @@ TEST(MeshgenScene, MainSceneDrawsEveryMeshClearOfTheWheels) {
   EXPECT_EQ(used, generated);
   EXPECT_EQ(wheel_meshes, 3);
 
+  // Sensors and camera sit where their meshes were designed to (robotino.hpp): the sensors'
+  // backs in the base wall, 40° apart, the camera's mast foot on the upper body.
+  std::set<long> sensor_angles;
+  int cameras = 0;
+  for (const cosim::scene::Render& r : model.renders()) {
+    for (const cosim::scene::PlacedGeometry& pg : r.parts) {
+      const auto* part = std::get_if<cosim::scene::Part>(&model.geometries()[pg.geometry].shape);
+      if (part == nullptr) continue;
+      const std::string name = part->file.filename().string();
+      const Vector3d p = pg.X_FG.translation();
+      if (name == "ir_sensor.stl") {
+        EXPECT_NEAR(std::hypot(p.x(), p.y()), rb::kSensorRadius, 1e-12);
+        EXPECT_NEAR(p.z(), rb::kSensorHeight, 1e-12);
+        // Facing outwards: the sensor's x axis is radial.
+        EXPECT_NEAR(pg.X_FG.linear().col(0).dot(Vector3d(p.x(), p.y(), 0).normalized()), 1, 1e-12);
+        sensor_angles.insert(std::lround(std::atan2(p.y(), p.x()) / kDeg));
+      } else if (name == "camera.stl" || name == "camera_lens.stl") {
+        EXPECT_LT((p - Vector3d(rb::kCameraX, 0, rb::kCameraZ)).norm(), 1e-12) << name;
+        EXPECT_TRUE(pg.X_FG.linear().isIdentity(1e-12)) << name;
+        ++cameras;
+      }
+    }
+  }
+  EXPECT_EQ(sensor_angles, (std::set<long>{-160, -120, -80, -40, 0, 40, 80, 120, 160}));
+  EXPECT_EQ(sensor_angles.size(), static_cast<std::size_t>(rb::kSensorCount));
+  EXPECT_EQ(cameras, 2);
+
   // Off the floor (z = 0), the chassis bottom on the probe's plane (z = 0.02 at q = 0).
   double z_min = std::numeric_limits<double>::infinity();
   for (const Vector3d& v : body.vertices) z_min = std::min(z_min, v.z());
@@ -379,7 +418,8 @@ TEST(MeshgenScene, MainSceneDrawsEveryMeshClearOfTheWheels) {
       for (const double rho : {0.016, 0.028, rb::kRw}) {
         for (int k = 0; k < 24; ++k) {
           const double t = k * 2 * kPi / 24;
-          samples_in += winding_number(body, X_WW * Vector3d(x, rho * std::cos(t), rho * std::sin(t))) > 0.5;
+          samples_in +=
+              winding_number(body, X_WW * Vector3d(x, rho * std::cos(t), rho * std::sin(t))) > 0.5;
         }
       }
     }

@@ -72,8 +72,7 @@ MeshReport check_mesh(const Mesh& mesh, double min_area_m2) {
       continue;
     }
     const Vector3d& a = mesh.vertices[tri[0]];
-    const double area =
-        0.5 * (mesh.vertices[tri[1]] - a).cross(mesh.vertices[tri[2]] - a).norm();
+    const double area = 0.5 * (mesh.vertices[tri[1]] - a).cross(mesh.vertices[tri[2]] - a).norm();
     r.area_m2 += area;
     if (!(area >= min_area_m2)) {
       std::ostringstream s;
@@ -99,8 +98,8 @@ MeshReport check_mesh(const Mesh& mesh, double min_area_m2) {
   std::sort(order.begin(), order.end(), less);
   for (std::size_t k = 1; k < order.size(); ++k) {
     if (mesh.vertices[order[k - 1]] == mesh.vertices[order[k]]) {
-      problems.add("vertices " + std::to_string(order[k - 1]) + " and " +
-                   std::to_string(order[k]) + " coincide");
+      problems.add("vertices " + std::to_string(order[k - 1]) + " and " + std::to_string(order[k]) +
+                   " coincide");
     }
   }
 
@@ -113,7 +112,8 @@ MeshReport check_mesh(const Mesh& mesh, double min_area_m2) {
     const auto [a, b] = edge;
     if (count > 1) {
       problems.add("edge " + std::to_string(a) + "->" + std::to_string(b) + " is used " +
-                   std::to_string(count) + " times in the same direction (flipped triangle "
+                   std::to_string(count) +
+                   " times in the same direction (flipped triangle "
                    "or non-manifold edge)");
     }
     const auto reverse = directed.find({b, a});
@@ -134,7 +134,8 @@ MeshReport check_mesh(const Mesh& mesh, double min_area_m2) {
   }
   std::map<int, double> shell_volume;
   for (const auto& tri : mesh.triangles) {
-    const double v = mesh.vertices[tri[0]].dot(mesh.vertices[tri[1]].cross(mesh.vertices[tri[2]])) / 6;
+    const double v =
+        mesh.vertices[tri[0]].dot(mesh.vertices[tri[1]].cross(mesh.vertices[tri[2]])) / 6;
     shell_volume[find_root(parent, tri[0])] += v;
     r.volume_m3 += v;
   }

@@ -54,7 +54,8 @@ std::string summary(const robotino::PartFile& part, std::size_t bytes, const Mes
 }
 
 bool report_problems(const std::string& where, const MeshReport& r) {
-  for (const std::string& p : r.problems) std::fprintf(stderr, "cosim-meshgen: %s: %s\n", where.c_str(), p.c_str());
+  for (const std::string& p : r.problems)
+    std::fprintf(stderr, "cosim-meshgen: %s: %s\n", where.c_str(), p.c_str());
   return r.ok();
 }
 
@@ -62,7 +63,8 @@ int write_all(const fs::path& dir) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) {
-    std::fprintf(stderr, "cosim-meshgen: cannot create %s: %s\n", dir.c_str(), ec.message().c_str());
+    std::fprintf(stderr, "cosim-meshgen: cannot create %s: %s\n", dir.c_str(),
+                 ec.message().c_str());
     return kExitBadInput;
   }
   bool ok = true;
@@ -88,10 +90,10 @@ int write_all(const fs::path& dir) {
 }
 
 int check_all(const std::optional<fs::path>& dir) {
-  bool ok = true;
+  bool all_ok = true;
   for (const robotino::PartFile& part : robotino::parts()) {
     const MeshReport r = check_mesh(part.mesh);
-    ok = report_problems(part.file, r) && ok;
+    bool ok = report_problems(part.file, r);
     const std::string bytes = robotino::file_bytes(part);
     // What a reader gets back must be just as closed (vertices merged by their float values).
     ok = report_problems(part.file + " (read back)", check_mesh(read_stl(bytes))) && ok;
@@ -99,28 +101,30 @@ int check_all(const std::optional<fs::path>& dir) {
       const fs::path path = *dir / part.file;
       std::ifstream in(path, std::ios::binary);
       if (!in) {
-        std::fprintf(stderr, "cosim-meshgen: %s: missing\n", path.c_str());
+        std::fprintf(stderr, "cosim-meshgen: %s: missing or unreadable\n", path.c_str());
         ok = false;
-        continue;
-      }
-      const std::string on_disk((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-      if (on_disk != bytes) {
-        std::fprintf(stderr,
-                     "cosim-meshgen: %s: differs from the generated mesh (%zu bytes on disk, %zu "
-                     "generated); regenerate with: cosim-meshgen %s\n",
-                     path.c_str(), on_disk.size(), bytes.size(), dir->c_str());
-        ok = false;
-      }
-      try {
-        ok = report_problems(path.string(), check_mesh(read_stl(on_disk))) && ok;
-      } catch (const std::exception& e) {
-        std::fprintf(stderr, "cosim-meshgen: %s: %s\n", path.c_str(), e.what());
-        ok = false;
+      } else {
+        const std::string on_disk((std::istreambuf_iterator<char>(in)),
+                                  std::istreambuf_iterator<char>());
+        if (on_disk != bytes) {
+          std::fprintf(stderr,
+                       "cosim-meshgen: %s: differs from the generated mesh (%zu bytes on disk, "
+                       "%zu generated); regenerate with: cosim-meshgen %s\n",
+                       path.c_str(), on_disk.size(), bytes.size(), dir->c_str());
+          ok = false;
+        }
+        try {
+          ok = report_problems(path.string(), check_mesh(read_stl(on_disk))) && ok;
+        } catch (const std::exception& e) {
+          std::fprintf(stderr, "cosim-meshgen: %s: %s\n", path.c_str(), e.what());
+          ok = false;
+        }
       }
     }
-    std::printf("%s %s\n", r.ok() ? "ok  " : "FAIL", summary(part, bytes.size(), r).c_str());
+    std::printf("%s %s\n", ok ? "ok  " : "FAIL", summary(part, bytes.size(), r).c_str());
+    all_ok = all_ok && ok;
   }
-  return ok ? kExitOk : kExitCheckFailed;
+  return all_ok ? kExitOk : kExitCheckFailed;
 }
 
 }  // namespace
@@ -144,6 +148,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "cosim-meshgen: %s\n", e.what());
     return kExitCheckFailed;
   }
-  std::fprintf(stderr, "cosim-meshgen: bad usage (try --help)\n%s", kUsage);
+  std::fprintf(stderr, "cosim-meshgen: bad usage: expected OUTDIR or --check [DIR] (try --help)\n");
   return kExitBadInput;
 }

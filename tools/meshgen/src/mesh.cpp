@@ -35,8 +35,8 @@ Vector3d place(const Plane& p, double a, double b, double h) {
 
 }  // namespace
 
-std::vector<Level> rounded_slab(double h0, double h1, double r0, double r1, int steps,
-                                double taper, double guard) {
+std::vector<Level> rounded_slab(double h0, double h1, double r0, double r1, int steps, double taper,
+                                double guard) {
   const double g0 = r0 > 0 ? guard : 0, g1 = r1 > 0 ? guard : 0;
   if (!(h1 > h0) || r0 < 0 || r1 < 0 || guard < 0 || h0 + r0 + g0 > h1 - r1 - g1 || steps < 1) {
     throw std::invalid_argument("rounded_slab: bad dimensions");
@@ -116,9 +116,9 @@ Mesh revolve(const std::vector<Vector2d>& profile, int segments, bool closed, co
     const bool end = i == 0 || i + 1 == n;
     const bool on_axis = profile[i].x() == 0;
     if (profile[i].x() < 0 || (closed && on_axis) || (!closed && end != on_axis)) {
-      throw std::invalid_argument("revolve: profile point " + std::to_string(i) +
-                                  (closed ? " must be off the axis"
-                                          : " on the axis if and only if it is an end point"));
+      throw std::invalid_argument(
+          "revolve: profile point " + std::to_string(i) +
+          (closed ? " must be off the axis" : " on the axis if and only if it is an end point"));
     }
   }
   std::vector<double> c(static_cast<std::size_t>(segments)), s(c.size());
@@ -150,7 +150,8 @@ Mesh revolve(const std::vector<Vector2d>& profile, int segments, bool closed, co
 void append(Mesh& dst, const Mesh& src) {
   const int base = static_cast<int>(dst.vertices.size());
   dst.vertices.insert(dst.vertices.end(), src.vertices.begin(), src.vertices.end());
-  for (const auto& t : src.triangles) dst.triangles.push_back({t[0] + base, t[1] + base, t[2] + base});
+  for (const auto& t : src.triangles)
+    dst.triangles.push_back({t[0] + base, t[1] + base, t[2] + base});
 }
 
 void transform(Mesh& mesh, const Eigen::Isometry3d& X) {

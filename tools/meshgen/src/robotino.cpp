@@ -16,7 +16,7 @@ using Eigen::Vector2d;
 using Eigen::Vector3d;
 constexpr double kPi = std::numbers::pi;
 constexpr double kDeg = kPi / 180;
-constexpr double kGrid = 1e-6;  // [m] vertex rounding, see quantize()
+constexpr double kGrid = 1e-6;     // [m] vertex rounding, see quantize()
 constexpr double kGuard = 0.0015;  // [m] flat rings beside rounded edges, see rounded_slab()
 
 Vector2d rotated(const Vector2d& p, double angle) {
@@ -38,10 +38,10 @@ const Plane kAcrossX{Vector3d::Zero(), Vector3d::UnitY(), Vector3d::UnitZ()};
 constexpr double kBaseRadius = 0.172;
 constexpr double kBaseTop = 0.068;
 constexpr double kNotchHalfWidth = 0.045;  // wheel half-width Rw + 5 mm clearance
-constexpr double kNotchDepth = 0.094;      // recess back wall, from the centre: the hub boss ends here
-constexpr double kInnerFillet = 0.010;     // recess corners
-constexpr double kMouthFillet = 0.005;     // where the recess meets the outer wall
-constexpr double kBaseEdge = 0.003;        // rounding of the base's top and bottom edges
+constexpr double kNotchDepth = 0.094;   // recess back wall, from the centre: the hub boss ends here
+constexpr double kInnerFillet = 0.010;  // recess corners
+constexpr double kMouthFillet = 0.005;  // where the recess meets the outer wall
+constexpr double kBaseEdge = 0.003;     // rounding of the base's top and bottom edges
 constexpr double kDeckRadius = 0.184;
 constexpr double kDeckTop = 0.086;
 constexpr double kBodyTop = 0.150;
@@ -95,10 +95,10 @@ Outline rounded_triangle(double rho, int arc_segments) {
 
 // --- wheel supporter ------------------------------------------------------------------------
 
-constexpr double kHubRadius = 0.0135;      // plate centre; the rollers come to 0.016 m
+constexpr double kHubRadius = 0.0135;  // plate centre; the rollers come to 0.016 m
 constexpr double kArmHalfWidth = 0.0045;
-constexpr double kArmGap = 0.0015;         // between a roller's end and the arm beside it
-constexpr double kPlateRadius = 0.0375;    // 2.5 mm inside the wheel circle: off the floor
+constexpr double kArmGap = 0.0015;       // between a roller's end and the arm beside it
+constexpr double kPlateRadius = 0.0375;  // 2.5 mm inside the wheel circle: off the floor
 constexpr double kPlateHalfThickness = 0.006;
 
 // One roller group's plate, moved inwards by `inset`, arms at phi0 + k·120° (angles in the
@@ -115,7 +115,8 @@ Outline plate_outline(double phi0, double inset) {
   const double u_wedge = (w + 2 * c) / s3;
   const double u_rim = (s3 * c + std::sqrt(ro * ro - c * c)) / 2;
   const double a_rim = std::atan2(s3 * u_rim - 2 * c, u_rim);
-  if (!(u_hub < u_wedge && u_wedge < u_rim)) throw std::logic_error("plate_outline: no room for the arms");
+  if (!(u_hub < u_wedge && u_wedge < u_rim))
+    throw std::logic_error("plate_outline: no room for the arms");
   Outline o;
   for (int k = 0; k < 3; ++k) {
     const double phi = phi0 + k * 120 * kDeg;
@@ -155,8 +156,9 @@ Mesh ir_sensor() {
       rounded_slab(-0.003, 0.011, 0, 0.0015, 3, 0, 0.001), kAcrossX);
   for (double z : {-0.0075, 0.0075}) {  // emitter and detector lenses
     const Plane lens{Vector3d(0, 0, z), Vector3d::UnitY(), Vector3d::UnitZ()};
-    append(m, revolve({{0, 0.010}, {0.0035, 0.010}, {0.0035, 0.0118}, {0.0028, 0.0125}, {0, 0.0125}},
-                      20, false, lens));
+    append(m,
+           revolve({{0, 0.010}, {0.0035, 0.010}, {0.0035, 0.0118}, {0.0028, 0.0125}, {0, 0.0125}},
+                   20, false, lens));
   }
   return finished(std::move(m));
 }
@@ -168,8 +170,13 @@ const Plane kLensPlane{Vector3d(0, 0, kCameraAxisZ), Vector3d::UnitY(), Vector3d
 
 Mesh camera() {
   // Mast with a foot flange, 60 mm; its top ends inside the housing.
-  Mesh m = revolve({{0, 0}, {0.014, 0}, {0.014, 0.002}, {0.012, 0.004}, {0.006, 0.006},
-                    {0.006, 0.060}, {0, 0.060}},
+  Mesh m = revolve({{0, 0},
+                    {0.014, 0},
+                    {0.014, 0.002},
+                    {0.012, 0.004},
+                    {0.006, 0.006},
+                    {0.006, 0.060},
+                    {0, 0.060}},
                    24, false);
   // Housing 60 mm wide, 35 mm high, 32 mm deep, rounded all round.
   append(m, extrude(
@@ -179,8 +186,12 @@ Mesh camera() {
                 },
                 rounded_slab(-0.016, 0.016, 0.004, 0.004, 3, 0, kGuard), kAcrossX));
   // Lens barrel: a tube standing 8 mm out of the front face, its lip rounded.
-  append(m, revolve({{0.0088, 0.014}, {0.0125, 0.014}, {0.0125, 0.022}, {0.0115, 0.024},
-                     {0.0095, 0.024}, {0.0088, 0.023}},
+  append(m, revolve({{0.0088, 0.014},
+                     {0.0125, 0.014},
+                     {0.0125, 0.022},
+                     {0.0115, 0.024},
+                     {0.0095, 0.024},
+                     {0.0088, 0.023}},
                     32, true, kLensPlane));
   return finished(std::move(m));
 }
@@ -204,28 +215,33 @@ Mesh wheel_supporter() {
     const double phi0 = side > 0 ? -30 * kDeg : 30 * kDeg;
     const double x0 = side * kRollerGroupX - kPlateHalfThickness;
     append(m, extrude([phi0](double d) { return plate_outline(phi0, d); },
-                      rounded_slab(x0, x0 + 2 * kPlateHalfThickness, 0.001, 0.001, 2),
-                      kAcrossX));
+                      rounded_slab(x0, x0 + 2 * kPlateHalfThickness, 0.001, 0.001, 2), kAcrossX));
   }
   // Hub through both plates (r 12.5 mm, inside their 13.5 mm centres), a boss towards the
   // robot that ends on the chassis recess wall, a cap outside.
   const double boss_end = kNotchDepth - kWheelDistance;  // -0.038 m
-  append(m, revolve({{0, boss_end}, {0.0085, boss_end}, {0.010, boss_end + 0.0015},
-                     {0.010, -0.017}, {0.0125, -0.017}, {0.0125, 0.017}, {0.011, 0.017},
-                     {0.011, 0.0205}, {0.0095, 0.022}, {0, 0.022}},
+  append(m, revolve({{0, boss_end},
+                     {0.0085, boss_end},
+                     {0.010, boss_end + 0.0015},
+                     {0.010, -0.017},
+                     {0.0125, -0.017},
+                     {0.0125, 0.017},
+                     {0.011, 0.017},
+                     {0.011, 0.0205},
+                     {0.0095, 0.022},
+                     {0, 0.022}},
                     32, false, kAcrossX));
   return finished(std::move(m));
 }
 
 std::vector<PartFile> parts() {
   std::vector<PartFile> p;
-  p.push_back({"chassis.stl", false, "chassis: base with wheel recesses, deck plate, upper body", chassis()});
-  p.push_back({"bumper.stl", false, "bumper ring around the base", bumper()});
-  p.push_back({"ir_sensor.stl", false, "infrared distance sensor (placed 9 times)", ir_sensor()});
-  p.push_back({"camera.stl", true, "camera: mast, housing, lens barrel (ASCII STL)", camera()});
-  p.push_back({"camera_lens.stl", false, "camera lens glass", camera_lens()});
-  p.push_back({"wheel_supporter.stl", false, "omni wheel roller supporter (hub, 2 plates of 3 arms)",
-               wheel_supporter()});
+  p.push_back({"chassis.stl", false, chassis()});
+  p.push_back({"bumper.stl", false, bumper()});
+  p.push_back({"ir_sensor.stl", false, ir_sensor()});
+  p.push_back({"camera.stl", true, camera()});
+  p.push_back({"camera_lens.stl", false, camera_lens()});
+  p.push_back({"wheel_supporter.stl", false, wheel_supporter()});
   return p;
 }
 

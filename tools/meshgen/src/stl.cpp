@@ -33,7 +33,8 @@ void put_f32(std::string& out, double v) {
 }
 std::uint32_t get_u32(std::string_view in, std::size_t at) {
   std::uint32_t v = 0;
-  for (int k = 0; k < 4; ++k) v |= static_cast<std::uint32_t>(static_cast<unsigned char>(in[at + k])) << (8 * k);
+  for (int k = 0; k < 4; ++k)
+    v |= static_cast<std::uint32_t>(static_cast<unsigned char>(in[at + k])) << (8 * k);
   return v;
 }
 float as_float(std::uint32_t bits) {
@@ -144,7 +145,8 @@ class AsciiReader {
     const std::string_view t = token();
     float v = 0;
     const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-    if (ec != std::errc() || end != t.data() + t.size()) fail("bad number '" + std::string(t) + "'");
+    if (ec != std::errc() || end != t.data() + t.size())
+      fail("bad number '" + std::string(t) + "'");
     return v;
   }
 
@@ -156,7 +158,8 @@ class AsciiReader {
 }  // namespace
 
 std::string binary_stl(const Mesh& mesh, std::string_view header) {
-  if (header.substr(0, 5) == "solid") throw std::invalid_argument("binary_stl: header starts with 'solid'");
+  if (header.substr(0, 5) == "solid")
+    throw std::invalid_argument("binary_stl: header starts with 'solid'");
   std::string out(header.substr(0, 80));
   out.resize(80, ' ');
   put_u32(out, static_cast<std::uint32_t>(mesh.triangles.size()));

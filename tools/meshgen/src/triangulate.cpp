@@ -57,8 +57,7 @@ std::vector<std::array<int, 3>> triangulate(const Outline& polygon) {
         }
       }
       if (!empty) continue;
-      const double quality =
-          std::min({angle_at(a, b, c), angle_at(b, c, a), angle_at(c, a, b)});
+      const double quality = std::min({angle_at(a, b, c), angle_at(b, c, a), angle_at(c, a, b)});
       if (quality > best_quality) {  // strict: ties go to the lowest k, deterministically
         best_quality = quality;
         best = k;

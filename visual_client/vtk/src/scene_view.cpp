@@ -263,6 +263,11 @@ SceneView::SceneView(const scene::SceneModel& scene) : scene_(scene) {
 }
 
 void SceneView::add_to(vtkRenderer& renderer) const {
+  if (getenv("FLOORLAST")) {
+    for (std::size_t i = 0; i < actors_.size(); ++i) if (actor_moves_[i]) renderer.AddActor(actors_[i]);
+    for (std::size_t i = 0; i < actors_.size(); ++i) if (!actor_moves_[i]) renderer.AddActor(actors_[i]);
+    return;
+  }
   for (const auto& actor : actors_) renderer.AddActor(actor);
 }
 

@@ -222,6 +222,8 @@ void Viewer::update_tracking() {
     camera->SetFocalPoint(f[0] + d.x(), f[1] + d.y(), f[2] + d.z());
     camera->SetPosition(e[0] + d.x(), e[1] + d.y(), e[2] + d.z());
     renderer_->ResetCameraClippingRange();
+    if (getenv("CLIP")) camera->SetClippingRange(atof(getenv("CLIP")), 20);
+    { double r[2]; camera->GetClippingRange(r); static int n=0; if (n++ < 2) fprintf(stderr, "clip %g %g\n", r[0], r[1]); }
     last_target_ = p;
   }
   if (trail_ && trail_count_ < options_.trail_capacity) {
@@ -241,7 +243,11 @@ void Viewer::set_hud_text(const char* text) {
   if (hud_) hud_->SetInput(text);
 }
 
-void Viewer::render() { window_->Render(); }
+void Viewer::render() {
+  window_->Render();
+  static bool once = false;
+  if (!once && getenv("CAPS")) { once = true; fprintf(stderr, "%s\n", window_->ReportCapabilities()); }
+}
 vtkRenderWindow* Viewer::window() const { return window_; }
 vtkRenderer* Viewer::renderer() const { return renderer_; }
 

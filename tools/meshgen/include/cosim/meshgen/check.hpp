@@ -3,11 +3,10 @@
 /// Checks that a mesh is a proper closed surface: what `cosim-meshgen --check` and the unit
 /// test demand of every part before it is written or accepted.
 
+#include <Eigen/Geometry>
 #include <cstddef>
 #include <string>
 #include <vector>
-
-#include <Eigen/Geometry>
 
 #include "cosim/meshgen/mesh.hpp"
 

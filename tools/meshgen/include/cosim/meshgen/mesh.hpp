@@ -8,11 +8,10 @@
 /// Conventions: lengths in metres; triangles counter-clockwise seen from outside (outward
 /// normals by the right-hand rule); 2D outlines counter-clockwise, without a repeated last point.
 
+#include <Eigen/Geometry>
 #include <array>
 #include <functional>
 #include <vector>
-
-#include <Eigen/Geometry>
 
 namespace cosim::meshgen {
 

@@ -22,17 +22,17 @@ namespace cosim::meshgen::robotino {
 inline constexpr double kWheelDistance = 0.132;  // chassis centre to wheel centre, R [m]
 inline constexpr double kWheelHeight = 0.020;    // wheel centre above the chassis bottom [m]
 inline constexpr double kWheelAnglesDeg[3] = {60, 180, -60};
-inline constexpr double kRw = 0.040;             // wheel radius [m]
-inline constexpr double kRmax = 0.012;           // roller radius at its middle [m]
+inline constexpr double kRw = 0.040;                      // wheel radius [m]
+inline constexpr double kRmax = 0.012;                    // roller radius at its middle [m]
 inline constexpr double kRollerAxisRadius = kRw - kRmax;  // 0.028 m
-inline constexpr double kRollerGroupX = 0.012;   // |x| of the roller groups [m]
+inline constexpr double kRollerGroupX = 0.012;            // |x| of the roller groups [m]
 inline constexpr double kRollerHalfLength = 0.021;        // [m]
 
 // Where the scene puts the parts with frames of their own (robot frame).
-inline constexpr int kSensorCount = 9;           // 40° apart, the first at 0° (heading)
-inline constexpr double kSensorRadius = 0.172;   // on the base wall [m]
-inline constexpr double kSensorHeight = 0.052;   // sensor centre above the chassis bottom [m]
-inline constexpr double kCameraX = 0.110;        // mast foot, on top of the upper body [m]
+inline constexpr int kSensorCount = 9;          // 40° apart, the first at 0° (heading)
+inline constexpr double kSensorRadius = 0.172;  // on the base wall [m]
+inline constexpr double kSensorHeight = 0.052;  // sensor centre above the chassis bottom [m]
+inline constexpr double kCameraX = 0.110;       // mast foot, on top of the upper body [m]
 inline constexpr double kCameraZ = 0.150;
 
 /// Chassis, robot frame: a base 0..0.068 m high, radius 0.172 m, with a recess for each wheel
@@ -67,7 +67,6 @@ Mesh wheel_supporter();
 struct PartFile {
   std::string file;  ///< file name, e.g. "chassis.stl"
   bool ascii;        ///< ASCII STL instead of binary
-  std::string what;  ///< one line for humans
   Mesh mesh;
 };
 

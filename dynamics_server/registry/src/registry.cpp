@@ -5,16 +5,21 @@
 #include <string>
 
 #include "cosim/dynamics/kinematic_backend.hpp"
+#include "cosim/dynamics/robotino_backend.hpp"
 
 namespace cosim::dynamics {
 namespace {
 
 // Keep this list sorted by name (a unit test checks it). One line per backend.
-constexpr std::array<BackendEntry, 1> kRegistry{{
+constexpr std::array<BackendEntry, 2> kRegistry{{
     {"kinematic",
      "Robotino follows the rose reference exactly: Jacobian inverse kinematics, wheel and roller "
      "angles integrated, no dynamics (seeds 000 §3, 001)",
      &kinematic_param_specs, &make_kinematic_backend},
+    {"robotino",
+     "Robotino dynamics: chassis, wheels, side-rolling rollers with switching, DC motors through "
+     "-1/16 reducers, PID wheel-speed control on the rose; a DAE solved with SUNDIALS IDA (seed 000 §3-4)",
+     &robotino_param_specs, &make_robotino_backend},
 }};
 
 }  // namespace

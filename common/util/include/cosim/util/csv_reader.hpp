@@ -1,0 +1,33 @@
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace cosim::util {
+
+/// A numeric CSV file with a header row, as cosim writes them, held column-wise.
+class CsvTable {
+ public:
+  /// Throws std::runtime_error "<path>:<line>: ..." for a missing file, a ragged row or a
+  /// cell that is not a number ("nan" is a number).
+  static CsvTable read(const std::filesystem::path& path);
+
+  const std::vector<std::string>& columns() const { return columns_; }
+  std::size_t rows() const { return rows_; }
+  bool has(const std::string& column) const { return index(column) >= 0; }
+  /// Column index, or -1.
+  int index(const std::string& column) const;
+  /// The values of a column; throws std::out_of_range naming the column and the file.
+  std::span<const double> column(const std::string& column) const;
+
+ private:
+  std::filesystem::path path_;
+  std::vector<std::string> columns_;
+  std::vector<std::vector<double>> data_;  // per column
+  std::size_t rows_ = 0;
+};
+
+}  // namespace cosim::util

@@ -1,0 +1,41 @@
+// cosim-report: turns a run folder into report.md and PNG plots (path, virtual minus
+// dynamic, deviation from the reference, delay histograms).
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "cosim/util/exit_codes.hpp"
+#include "run_report.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"cosim-report: writes report.md and plots/*.png (drawn by gnuplot) into a run folder of "
+               "cosim-dynamics, from its run.json, dynamics.csv and probes.csv.",
+               "cosim-report"};
+  app.set_version_flag("--version", std::string("cosim-report ") + COSIM_SOFTWARE_VERSION);
+  std::filesystem::path run_dir;
+  int width = 1000, height = 600;
+  app.add_option("RUN_DIR", run_dir, "run folder")->required();
+  app.add_option("--width", width, "plot width [px]")->capture_default_str()->check(CLI::Range(200, 8000));
+  app.add_option("--height", height, "plot height [px]")->capture_default_str()->check(CLI::Range(200, 8000));
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "cosim-report: error: %s (see --help)\n", e.what());
+    return cosim::util::kExitBadInput;
+  }
+  try {
+    const auto facts = cosim::report::read_run(run_dir);
+    const auto pngs = cosim::report::write_report(run_dir, facts, width, height);
+    std::printf("report: %s (%zu plots)\n", (run_dir / "report.md").c_str(), pngs.size());
+    return cosim::util::kExitOk;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cosim-report: error: %s\n", e.what());
+    return cosim::util::kExitBadInput;
+  }
+}

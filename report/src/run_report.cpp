@@ -1,0 +1,284 @@
+#include "run_report.hpp"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <stdexcept>
+
+#include <boost/property_tree/json_parser.hpp>
+#include <boost/property_tree/ptree.hpp>
+
+#include "cosim/util/csv_reader.hpp"
+
+namespace cosim::report {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Seconds of initial transient left out of the deviation figures (seed 000 Fig. 26c).
+constexpr double kTransient_s = 5.0;
+
+std::string fmt(const char* format, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+util::Summary summary_of(std::span<const double> values) {
+  std::vector<double> copy(values.begin(), values.end());
+  return util::summarize(copy);
+}
+
+/// Worst (largest) value over several columns, row by row.
+std::vector<double> worst_over(const util::CsvTable& table, const std::vector<std::string>& columns) {
+  std::vector<double> worst(table.rows(), 0.0);
+  for (const auto& name : columns) {
+    const auto v = table.column(name);
+    for (std::size_t r = 0; r < v.size(); ++r) worst[r] = std::max(worst[r], v[r]);
+  }
+  return worst;
+}
+
+struct Loaded {
+  util::CsvTable dynamics, probes;
+  std::vector<std::string> joints;
+  boost::property_tree::ptree run;
+};
+
+Loaded load(const fs::path& run_dir) {
+  Loaded l;
+  const fs::path run_json = run_dir / "run.json";
+  try {
+    boost::property_tree::read_json(run_json.string(), l.run);
+  } catch (const boost::property_tree::json_parser_error& e) {
+    throw std::runtime_error(run_json.string() + ":" + std::to_string(e.line()) + ": " + e.message());
+  }
+  if (const auto joints = l.run.get_child_optional("joint_names")) {
+    for (const auto& child : *joints) l.joints.push_back(child.second.data());
+  }
+  l.dynamics = util::CsvTable::read(run_dir / "dynamics.csv");
+  l.probes = util::CsvTable::read(run_dir / "probes.csv");
+  return l;
+}
+
+/// dynamics.csv column of the joint whose scoped name ends in "/<leaf>", e.g. "Robotino/x_m".
+std::string joint_column(const Loaded& l, const std::string& leaf, const char* unit) {
+  for (const auto& joint : l.joints) {
+    if (joint.size() > leaf.size() && joint.ends_with("/" + leaf)) return joint + unit;
+  }
+  return "";
+}
+
+/// Runs gnuplot on script inside dir; throws with gnuplot's stderr on failure.
+void run_gnuplot(const fs::path& dir, const fs::path& script) {
+  const fs::path err_path = dir / (script.stem().string() + ".gnuplot.err");
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("cannot start gnuplot: fork failed");
+  if (pid == 0) {
+    if (chdir(dir.c_str()) != 0) _exit(126);
+    const int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (err >= 0) dup2(err, STDERR_FILENO);
+    execlp("gnuplot", "gnuplot", script.filename().c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  std::ifstream err_in(err_path);
+  std::string err((std::istreambuf_iterator<char>(err_in)), std::istreambuf_iterator<char>());
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+    throw std::runtime_error("the gnuplot program is not installed (Debian package gnuplot-nox): cannot draw " +
+                             script.string());
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    throw std::runtime_error("gnuplot failed on " + script.string() + ": " + err);
+  }
+  fs::remove(err_path);
+}
+
+std::string col(const util::CsvTable& t, const std::string& name) {
+  const int i = t.index(name);
+  if (i < 0) throw std::runtime_error("no column '" + name + "'");
+  return std::to_string(i + 1);  // gnuplot counts from 1
+}
+
+std::string header(int w, int h, const std::string& png) {
+  return "set terminal pngcairo size " + std::to_string(w) + "," + std::to_string(h) +
+         " font 'DejaVu Sans,11'\nset output '" + png +
+         "'\nset datafile separator ','\nset grid\nset key top right opaque\n";
+}
+
+}  // namespace
+
+RunFacts read_run(const fs::path& run_dir) {
+  const Loaded l = load(run_dir);
+  RunFacts f;
+  f.run_id = l.run.get<std::string>("run_id", run_dir.filename().string());
+  f.backend = l.run.get<std::string>("backend", "");
+  f.mode = l.run.get<std::string>("mode", "");
+  f.scene = l.run.get<std::string>("scene", "");
+  f.status = l.run.get<std::string>("status", "");
+  f.fps = l.run.get<double>("fps", 0);
+  f.frames_sent = l.run.get<std::uint64_t>("summary.frames_sent", 0);
+  f.frames_skipped = l.run.get<std::uint64_t>("summary.frames_skipped_by_visual", 0);
+  f.overruns = l.run.get<std::uint64_t>("summary.overruns", 0);
+  if (const auto probes = l.run.get_child_optional("probe_names")) {
+    for (const auto& child : *probes) f.probes.push_back(child.second.data());
+  }
+  f.reports = l.probes.rows();
+  f.delay_frames = summary_of(l.probes.column("delay_frames"));
+  f.delay_sim_s = summary_of(l.probes.column("delay_sim_s"));
+  f.rtt_us = summary_of(l.probes.column("rtt_us"));
+  std::vector<std::string> same, arrival;
+  for (const auto& p : f.probes) {
+    same.push_back(p + "/diff_same_time_m");
+    arrival.push_back(p + "/diff_at_arrival_m");
+  }
+  const auto worst_same = worst_over(l.probes, same);
+  const auto worst_arrival = worst_over(l.probes, arrival);
+  f.diff_same_time_m = summary_of(worst_same);
+  f.diff_at_arrival_m = summary_of(worst_arrival);
+
+  const std::string x = joint_column(l, "x", "_m"), y = joint_column(l, "y", "_m"), phi = joint_column(l, "phi", "_rad");
+  f.has_reference = !x.empty() && !y.empty() && !phi.empty() && l.dynamics.has("x_ref_m") &&
+                    l.dynamics.has("y_ref_m") && l.dynamics.has("phi_ref_rad");
+  if (f.has_reference) {
+    const auto t = l.dynamics.column("t_s");
+    const auto xs = l.dynamics.column(x), ys = l.dynamics.column(y), phis = l.dynamics.column(phi);
+    const auto xr = l.dynamics.column("x_ref_m"), yr = l.dynamics.column("y_ref_m"),
+               phir = l.dynamics.column("phi_ref_rad");
+    for (std::size_t r = 0; r < t.size(); ++r) {
+      if (t[r] < kTransient_s) continue;
+      f.max_dev_x_m = std::max(f.max_dev_x_m, std::abs(xs[r] - xr[r]));
+      f.max_dev_y_m = std::max(f.max_dev_y_m, std::abs(ys[r] - yr[r]));
+      f.max_dev_phi_rad = std::max(f.max_dev_phi_rad, std::abs(phis[r] - phir[r]));
+    }
+  }
+  return f;
+}
+
+std::vector<fs::path> write_report(const fs::path& run_dir, const RunFacts& f, int w, int h) {
+  const Loaded l = load(run_dir);
+  const fs::path plots = run_dir / "plots";
+  fs::create_directories(plots);
+  std::vector<fs::path> pngs;
+  const auto emit = [&](const std::string& name, const std::string& body) {
+    const fs::path script = plots / (name + ".gp");
+    std::ofstream(script) << header(w, h, name + ".png") << body;
+    run_gnuplot(plots, script);
+    pngs.push_back(plots / (name + ".png"));
+  };
+  const std::string dyn = "'../dynamics.csv' skip 1", prb = "'../probes.csv' skip 1";
+  const util::CsvTable& d = l.dynamics;
+  const util::CsvTable& p = l.probes;
+  const bool have_reports = p.rows() > 0 && !f.probes.empty();
+  const std::string probe = f.probes.empty() ? "" : f.probes.front();
+
+  // 1. The path traversed: dynamic probe, virtual probe, reference.
+  if (!probe.empty() && d.has(probe + "/x_m")) {
+    std::string body = "set title 'Path of " + probe + "' noenhanced\nset xlabel 'X [m]'\nset ylabel 'Y [m]'\nset size ratio -1\nplot " +
+                       dyn + " using " + col(d, probe + "/x_m") + ":" + col(d, probe + "/y_m") +
+                       " with lines lw 2 lc rgb '#1f77b4' title 'dynamic'";
+    if (have_reports) {
+      body += ", " + prb + " using " + col(p, probe + "/virtual_x_m") + ":" + col(p, probe + "/virtual_y_m") +
+              " with points pt 7 ps 0.35 lc rgb '#d62728' title 'virtual'";
+    }
+    if (d.has("x_ref_m")) {
+      body += ", " + dyn + " using " + col(d, "x_ref_m") + ":" + col(d, "y_ref_m") +
+              " with lines dt 2 lc rgb 'gray40' title 'reference (chassis centre)'";
+    }
+    emit("path", body + "\n");
+  }
+
+  // 2. Virtual minus dynamic, at the frame's time and at the report's arrival.
+  if (have_reports) {
+    const std::string t = col(p, "t_frame_s");
+    std::string body = "set multiplot layout 2,1 title 'Virtual minus dynamic probe " + probe + "' noenhanced\n";
+    for (const auto& [label, prefix] : {std::pair<std::string, std::string>{"same time", "dynamic_"},
+                                        std::pair<std::string, std::string>{"at arrival", "dynamic_at_arrival_"}}) {
+      body += "set ylabel '" + label + " [m]'\nset xlabel 't [s]'\nplot ";
+      const char* colors[] = {"#1f77b4", "#2ca02c", "#9467bd"};
+      int i = 0;
+      for (const char* axis : {"x", "y", "z"}) {
+        if (i > 0) body += ", ";
+        body += prb + " using " + t + ":(column(" + col(p, probe + "/virtual_" + axis + "_m") + ")-column(" +
+                col(p, probe + "/" + prefix + axis + "_m") + ")) with lines lc rgb '" + colors[i] + "' title 'Δ" +
+                static_cast<char>(std::toupper(axis[0])) + "'";
+        ++i;
+      }
+      body += "\n";
+    }
+    emit("virtual_minus_dynamic", body + "unset multiplot\n");
+  }
+
+  // 3. Deviation from the reference (Fig. 26c), after the initial transient.
+  if (f.has_reference) {
+    const std::string t = col(d, "t_s");
+    const auto deviation = [&](const std::string& joint, const std::string& ref) {
+      return dyn + " using " + t + ":(column(" + t + ") >= " + fmt("%g", kTransient_s) + " ? column(" +
+             col(d, joint) + ")-column(" + col(d, ref) + ") : NaN) with lines lw 1.5 notitle\n";
+    };
+    std::string body = "set multiplot layout 3,1 title 'Deviation from the reference, t ≥ " + fmt("%g", kTransient_s) +
+                       " s'\nset format y '%.1e'\nset ylabel 'X − X_{ref} [m]'\nplot " +
+                       deviation(joint_column(l, "x", "_m"), "x_ref_m") + "set ylabel 'Y − Y_{ref} [m]'\nplot " +
+                       deviation(joint_column(l, "y", "_m"), "y_ref_m") +
+                       "set ylabel 'φ − φ_{ref} [rad]'\nset xlabel 't [s]'\nplot " +
+                       deviation(joint_column(l, "phi", "_rad"), "phi_ref_rad") + "unset multiplot\n";
+    emit("deviation", body);
+  }
+
+  // 4. Delay histograms: in frames and round trip in microseconds.
+  if (have_reports) {
+    const double rtt_bin = std::max(1.0, std::ceil(f.rtt_us.p99 / 40.0));
+    std::string body = "set multiplot layout 1,2 title 'Probe report delays (" + std::to_string(p.rows()) +
+                       " reports)'\nset style fill solid 0.6\nset ylabel 'reports'\n"
+                       "bin(x,w) = w*floor(x/w + 0.5)\n"
+                       "set xlabel 'delay [frames]'\nset boxwidth 0.8\nset xrange [-0.5:" + fmt("%g", f.delay_frames.max + 0.5) +
+                       "]\nset xtics " + (f.delay_frames.max <= 20 ? std::string("1") : std::string("autofreq")) + "\nplot " +
+                       prb + " using (bin(column(" + col(p, "delay_frames") +
+                       "),1)):(1.0) smooth frequency with boxes lc rgb '#1f77b4' notitle\n"
+                       "set xlabel 'round trip Frame → ProbeReport [µs]'\nset xtics autofreq\nset boxwidth " +
+                       fmt("%g", 0.8 * rtt_bin) + "\nset xrange [0:" + fmt("%g", std::max(2 * f.rtt_us.p99, 10.0)) +
+                       "]\nplot " + prb + " using (bin(column(" + col(p, "rtt_us") + ")," + fmt("%g", rtt_bin) +
+                       ")):(1.0) smooth frequency with boxes lc rgb '#ff7f0e' notitle\nunset multiplot\n";
+    emit("delay_histogram", body);
+  }
+
+  // report.md: the facts, computed from the files, and the plots.
+  std::ofstream md(run_dir / "report.md");
+  md << "# cosim run " << f.run_id << "\n\n";
+  md << "backend `" << f.backend << "`, mode `" << f.mode << "`, " << fmt("%g", f.fps) << " fps, scene `" << f.scene
+     << "`, status **" << f.status << "**\n\n";
+  md << "| count | value |\n|---|---|\n";
+  md << "| frames sent | " << f.frames_sent << " |\n| probe reports | " << f.reports << " |\n";
+  md << "| frames skipped by the visual side | " << f.frames_skipped << " |\n| realtime overruns | " << f.overruns
+     << " |\n\n";
+  md << "| quantity | count | p50 | p99 | max |\n|---|---|---|---|---|\n";
+  const auto row = [&](const char* name, const util::Summary& s) {
+    md << "| " << name << " | " << s.count << " | " << fmt("%.9g", s.p50) << " | " << fmt("%.9g", s.p99) << " | "
+       << fmt("%.9g", s.max) << " |\n";
+  };
+  row("delay_frames", f.delay_frames);
+  row("delay_sim_s", f.delay_sim_s);
+  row("rtt_us", f.rtt_us);
+  row("diff_same_time_m", f.diff_same_time_m);
+  row("diff_at_arrival_m", f.diff_at_arrival_m);
+  md << "\n";
+  if (f.has_reference) {
+    md << "Deviation from the reference for t ≥ " << fmt("%g", kTransient_s) << " s: max |X − X_ref| = "
+       << fmt("%.3g", f.max_dev_x_m) << " m, max |Y − Y_ref| = " << fmt("%.3g", f.max_dev_y_m)
+       << " m, max |φ − φ_ref| = " << fmt("%.3g", f.max_dev_phi_rad) << " rad.\n\n";
+  }
+  for (const auto& png : pngs) {
+    md << "![" << png.stem().string() << "](plots/" << png.filename().string() << ")\n\n";
+  }
+  if (!have_reports) md << "No probe reports in this run (no visual side): no delay plots.\n";
+  return pngs;
+}
+
+}  // namespace cosim::report

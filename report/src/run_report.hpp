@@ -1,0 +1,33 @@
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "cosim/util/stats.hpp"
+
+namespace cosim::report {
+
+/// What a report says about a run, computed from its files (run.json, dynamics.csv,
+/// probes.csv), not copied from the dynamics' own summary: the report is a second opinion.
+struct RunFacts {
+  std::string run_id, backend, mode, scene, status;
+  double fps = 0;
+  std::uint64_t frames_sent = 0, frames_skipped = 0, overruns = 0;  // from run.json
+  std::size_t reports = 0;                                         // rows of probes.csv
+  std::vector<std::string> probes;
+  util::Summary delay_frames, delay_sim_s, rtt_us, diff_same_time_m, diff_at_arrival_m;
+  // Deviation from the reference after the first 5 s (if the backend writes references).
+  bool has_reference = false;
+  double max_dev_x_m = 0, max_dev_y_m = 0, max_dev_phi_rad = 0;
+};
+
+/// Reads a run folder. Throws std::runtime_error naming the file on missing or bad input.
+RunFacts read_run(const std::filesystem::path& run_dir);
+
+/// Writes plots/<name>.gp and plots/<name>.png (via the gnuplot program) and report.md into
+/// the run folder; returns the PNG paths. Throws std::runtime_error if gnuplot is missing or fails.
+std::vector<std::filesystem::path> write_report(const std::filesystem::path& run_dir, const RunFacts& facts,
+                                                int width_px, int height_px);
+
+}  // namespace cosim::report

@@ -1,0 +1,83 @@
+// cosim-report on a real run folder: the plots exist with the asked size, and the
+// numbers in report.md are the ones this test computes from the CSVs itself.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <regex>
+
+#include "harness.hpp"
+
+namespace cosim::test {
+namespace {
+
+/// Width and height from a PNG's IHDR chunk.
+std::pair<int, int> png_size(const std::filesystem::path& path) {
+  const std::string bytes = read_file(path);
+  EXPECT_GE(bytes.size(), 24u) << path;
+  EXPECT_EQ(bytes.substr(1, 3), "PNG") << path;
+  const auto be32 = [&](std::size_t at) {
+    return (static_cast<unsigned char>(bytes[at]) << 24) | (static_cast<unsigned char>(bytes[at + 1]) << 16) |
+           (static_cast<unsigned char>(bytes[at + 2]) << 8) | static_cast<unsigned char>(bytes[at + 3]);
+  };
+  return {be32(16), be32(20)};
+}
+
+double percentile(std::vector<double> v, double p) {
+  std::sort(v.begin(), v.end());
+  const double rank = p * static_cast<double>(v.size() - 1);
+  const auto lo = static_cast<std::size_t>(std::floor(rank));
+  const auto hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (rank - static_cast<double>(lo)) * (v[hi] - v[lo]);
+}
+
+TEST_F(LoopTest, ReportOfARealRunMatchesItsCsvs) {
+  auto dynamics = start_dynamics({"--duration", "10", "--fps", "25", "--mode", "free"});
+  auto recorder = start_recorder({});
+  ASSERT_EQ(finish(*recorder, "cosim-recorder"), 0) << recorder->err();
+  ASSERT_EQ(finish(*dynamics, "cosim-dynamics"), 0) << dynamics->err();
+  Process report(kBinDir / "cosim-report", {run_dir().string(), "--width", "800", "--height", "500"},
+                 tmp_.path() / "report");
+  ASSERT_EQ(finish(report, "cosim-report", 60), 0) << report.err();
+
+  for (const char* name : {"path", "virtual_minus_dynamic", "deviation", "delay_histogram"}) {
+    const auto png = run_dir() / "plots" / (std::string(name) + ".png");
+    ASSERT_TRUE(std::filesystem::exists(png)) << png;
+    EXPECT_GT(std::filesystem::file_size(png), 5000u) << png;
+    EXPECT_EQ(png_size(png), std::make_pair(800, 500)) << png;
+  }
+
+  // Every summary row of report.md against the CSV.
+  const Csv probes = read_csv(run_dir() / "probes.csv");
+  const std::string md = read_file(run_dir() / "report.md");
+  for (const auto& [row, column] : std::vector<std::pair<std::string, std::string>>{
+           {"delay_frames", "delay_frames"},
+           {"delay_sim_s", "delay_sim_s"},
+           {"rtt_us", "rtt_us"},
+           {"diff_same_time_m", "Robotino/chassis_bottom/diff_same_time_m"},
+           {"diff_at_arrival_m", "Robotino/chassis_bottom/diff_at_arrival_m"}}) {
+    const std::regex pattern("\\| " + row + " \\| (\\d+) \\| ([^ |]+) \\| ([^ |]+) \\| ([^ |]+) \\|");
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(md, m, pattern)) << row << " missing in report.md:\n" << md;
+    const auto values = probes.values(column);
+    EXPECT_EQ(std::stoul(m[1]), values.size()) << row;
+    const double expected[] = {percentile(values, 0.5), percentile(values, 0.99),
+                               *std::max_element(values.begin(), values.end())};
+    for (int i = 0; i < 3; ++i) {
+      const double got = std::stod(m[2 + i]);
+      EXPECT_NEAR(got, expected[i], 1e-8 * std::max(1.0, std::abs(expected[i]))) << row << " column " << i;
+    }
+  }
+  EXPECT_NE(md.find("| probe reports | " + std::to_string(probes.rows.size()) + " |"), std::string::npos) << md;
+  EXPECT_NE(md.find("![path](plots/path.png)"), std::string::npos);
+}
+
+TEST_F(LoopTest, ReportOfAMissingRunFolderSaysWhat) {
+  Process report(kBinDir / "cosim-report", {(tmp_.path() / "nope").string()}, tmp_.path() / "report");
+  EXPECT_EQ(finish(report, "cosim-report", 10), 2);
+  EXPECT_NE(report.err().find("nope"), std::string::npos) << report.err();
+}
+
+}  // namespace
+}  // namespace cosim::test
