@@ -406,6 +406,11 @@ TEST(MeshgenScene, MainSceneDrawsEveryMeshClearOfTheWheels) {
     const int f = model.find_frame("Robotino/Wheel_" + std::to_string(w));
     ASSERT_GE(f, 0);
     const Isometry3d X_WW = X_WF[f];
+    // Where the chassis recesses were cut for it (robot at the origin, bottom 0.02 m up).
+    const double beta = rb::kWheelAnglesDeg[w - 1] * kDeg;
+    const Vector3d centre(rb::kWheelDistance * std::cos(beta), rb::kWheelDistance * std::sin(beta),
+                          0.02 + rb::kWheelHeight);
+    EXPECT_LT((X_WW.translation() - centre).norm(), 1e-12);
     const Isometry3d X_WW_inv = X_WW.inverse();
     int vertices_in = 0;
     for (const Vector3d& v : body.vertices) {

@@ -57,11 +57,11 @@ Outline base_outline(double inset) {
                          kNotchHalfWidth + kMouthFillet);
   const double mouth_angle = std::atan2(mouth_c.y(), mouth_c.x());
   const Vector2d inner_c(kNotchDepth + kInnerFillet, kNotchHalfWidth - kInnerFillet);
-  const double notch[3] = {60 * kDeg, 180 * kDeg, 300 * kDeg};
   Outline o;
-  for (int k = 0; k < 3; ++k) {
-    add_arc(o, Vector2d::Zero(), radius, notch[k] - 120 * kDeg + mouth_angle,
-            notch[k] - mouth_angle, 28, true, false);
+  for (int k = 0; k < 3; ++k) {  // 60°, 180°, -60°: each 120° on from the one before
+    const double notch = kWheelAnglesDeg[k] * kDeg;
+    add_arc(o, Vector2d::Zero(), radius, notch - 120 * kDeg + mouth_angle,
+            notch - mouth_angle, 28, true, false);
     // The recess along +u, then turned to its wheel.
     Outline r;
     const Vector2d flip(1, -1);
@@ -69,7 +69,7 @@ Outline base_outline(double inset) {
     add_arc(r, inner_c.cwiseProduct(flip), inner, -0.5 * kPi, -kPi, 4);
     add_arc(r, inner_c, inner, kPi, 0.5 * kPi, 4);
     add_arc(r, mouth_c, mouth, -0.5 * kPi, mouth_angle, 3, true, false);
-    for (const Vector2d& p : r) o.push_back(rotated(p, notch[k]));
+    for (const Vector2d& p : r) o.push_back(rotated(p, notch));
   }
   return o;
 }
