@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 #include <numbers>
 
 #include "cosim/wire/cosimlog.hpp"
@@ -114,6 +115,29 @@ TEST_F(LoopTest, FreeModeAccountsForEveryFrame) {
   EXPECT_EQ(field("reports_received") + field("frames_skipped_by_visual"), 1000.0) << run_json;
   EXPECT_EQ(field("reports_received"), static_cast<double>(probes.rows.size()));
   EXPECT_LE(skipped.back(), field("frames_skipped_by_visual"));
+}
+
+TEST_F(LoopTest, ReplayOfARecordedRunReproducesItsProbes) {
+  auto dynamics = start_dynamics({"--fps", "20", "--duration", "10"});
+  auto recorder = start_recorder({});
+  ASSERT_EQ(finish(*recorder, "cosim-recorder"), 0) << recorder->err();
+  ASSERT_EQ(finish(*dynamics, "cosim-dynamics"), 0) << dynamics->err();
+  Process replay(kBinDir / "cosim-recorder",
+                 {"--replay", (run_dir() / "frames.cosimlog").string(), "--as-fast-as-possible"},
+                 tmp_.path() / "replay");
+  ASSERT_EQ(finish(replay, "cosim-recorder --replay", 30), 0) << replay.err();
+  EXPECT_NE(replay.out().find("200 frames"), std::string::npos) << replay.out();
+  EXPECT_NE(replay.out().find("200 compared, max difference 0 m"), std::string::npos) << replay.out();
+
+  // A damaged recording is bad input naming the file.
+  const auto damaged = tmp_.path() / "damaged.cosimlog";
+  std::string bytes = read_file(run_dir() / "frames.cosimlog");
+  bytes.resize(bytes.size() / 2);
+  std::ofstream(damaged, std::ios::binary) << bytes;
+  Process bad(kBinDir / "cosim-recorder", {"--replay", damaged.string(), "--as-fast-as-possible"},
+              tmp_.path() / "bad");
+  EXPECT_EQ(finish(bad, "cosim-recorder --replay", 30), 2);
+  EXPECT_NE(bad.err().find("damaged.cosimlog"), std::string::npos) << bad.err();
 }
 
 }  // namespace

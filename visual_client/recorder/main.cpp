@@ -22,6 +22,7 @@
 #include "cosim/util/errors.hpp"
 #include "cosim/util/event_log.hpp"
 #include "cosim/visual/client_session.hpp"
+#include "cosim/visual/replay_session.hpp"
 #include "cosim/wire/cosimlog.hpp"
 #include "cosim/wire/interrupt.hpp"
 
@@ -32,6 +33,8 @@ struct RecorderOptions {
   std::filesystem::path scene = COSIM_DEFAULT_SCENE;
   std::filesystem::path out_dir;
   double slow_ms = 0;  // testing a slow renderer: sleep this long per frame shown
+  std::filesystem::path replay;  // play a recorded run instead of connecting
+  bool as_fast_as_possible = false;
   bool quiet = false;
 };
 
@@ -40,6 +43,7 @@ int run_recorder(const RecorderOptions& options) {
   std::unique_ptr<cosim::util::EventLog> log;
   std::unique_ptr<cosim::wire::CosimLogWriter> record;
   std::unique_ptr<cosim::visual::ClientSession> session;
+  std::unique_ptr<cosim::visual::ReplaySession> replay;
   try {
     fs::path log_path;
     if (!options.out_dir.empty()) {
@@ -63,34 +67,42 @@ int run_recorder(const RecorderOptions& options) {
       record = std::make_unique<cosim::wire::CosimLogWriter>(
           options.out_dir / "recorder.cosimlog", cosim::protocol::kProtocolMajor, cosim::protocol::kProtocolMinor);
     }
-    session = std::make_unique<cosim::visual::ClientSession>(*scene, options.client, *log, record.get());
-    session->connect_and_handshake();
+    cosim::visual::FrameSource* source = nullptr;
+    if (!options.replay.empty()) {
+      replay = std::make_unique<cosim::visual::ReplaySession>(*scene, options.replay, options.as_fast_as_possible, *log);
+      source = replay.get();
+    } else {
+      session = std::make_unique<cosim::visual::ClientSession>(*scene, options.client, *log, record.get());
+      session->connect_and_handshake();
+      source = session.get();
+    }
 
     // Preallocated per-frame state: the frame loop itself does not allocate.
     std::vector<Eigen::Isometry3d> X_WF(scene->frames().size(), Eigen::Isometry3d::Identity());
     std::vector<Eigen::Vector3d> p_WP_all(scene->probes().size(), Eigen::Vector3d::Zero());
-    std::vector<Eigen::Vector3d> p_WP(session->reported_probes().size(), Eigen::Vector3d::Zero());
+    std::vector<Eigen::Vector3d> p_WP(source->reported_probes().size(), Eigen::Vector3d::Zero());
     const auto slow = std::chrono::duration<double, std::milli>(options.slow_ms);
-    while (session->next_frame()) {
+    while (source->next_frame()) {
       if (cosim::wire::stop_requested()) throw cosim::util::InterruptedError("interrupted");
-      scene->world_transforms(session->q_scene(), X_WF);
+      scene->world_transforms(source->q_scene(), X_WF);
       scene->probe_positions(X_WF, p_WP_all);
       for (std::size_t i = 0; i < p_WP.size(); ++i) {
-        p_WP[i] = p_WP_all[static_cast<std::size_t>(session->reported_probes()[i])];
+        p_WP[i] = p_WP_all[static_cast<std::size_t>(source->reported_probes()[i])];
       }
       if (options.slow_ms > 0) std::this_thread::sleep_for(slow);
-      session->report(p_WP);
+      source->report(p_WP);
     }
-    log->info("done: " + std::to_string(session->frames_received()) + " frames received, " +
-              std::to_string(session->reports_sent()) + " reported, " + std::to_string(session->frames_skipped()) +
-              " skipped");
     if (record) record->flush();
-    if (!options.quiet) {
-      std::printf("cosim-recorder: %llu frames received, %llu reported, %llu skipped\n",
-                  static_cast<unsigned long long>(session->frames_received()),
-                  static_cast<unsigned long long>(session->reports_sent()),
-                  static_cast<unsigned long long>(session->frames_skipped()));
+    std::string done = std::to_string(source->frames_received()) + " frames, " +
+                       std::to_string(source->frames_skipped()) + " skipped";
+    if (replay) {
+      char diff[64];
+      std::snprintf(diff, sizeof diff, "%.3g", replay->max_difference_to_recording_m());
+      done += "; replayed probes vs recorded reports: " + std::to_string(replay->reports_compared()) +
+              " compared, max difference " + diff + " m";
     }
+    log->info("done: " + done);
+    if (!options.quiet) std::printf("cosim-recorder: %s\n", done.c_str());
     return cosim::util::kExitOk;
   } catch (const cosim::util::CosimError& e) {
     if (log) {
@@ -135,6 +147,8 @@ int main(int argc, char** argv) {
   app.add_option("--frame-timeout", frame_timeout_s, "seconds to wait for each frame")->capture_default_str();
   app.add_option("--slow-ms", options.slow_ms, "testing: sleep this many ms per frame, like a slow renderer")
       ->capture_default_str();
+  app.add_option("--replay", options.replay, "play a recorded run (frames.cosimlog) instead of connecting");
+  app.add_flag("--as-fast-as-possible", options.as_fast_as_possible, "with --replay: do not wait for the recorded fps");
   app.add_flag("-q,--quiet", options.quiet, "no summary on stdout");
   app.add_option("--protocol-major", options.client.protocol_major, "testing: answer with this protocol major")
       ->group("");

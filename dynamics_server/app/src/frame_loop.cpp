@@ -18,6 +18,7 @@
 #include "cosim/protocol/channel_spec.hpp"
 #include "cosim/protocol/connection.hpp"
 #include "cosim/protocol/version.hpp"
+#include "cosim/scene/joint_match.hpp"
 #include "cosim/scene/scene_model.hpp"
 #include "cosim/util/clock.hpp"
 #include "cosim/util/csv_writer.hpp"
@@ -177,23 +178,12 @@ void FrameLoop::load_scene() {
     throw util::BadInputError(e.what());
   }
   // Every backend joint must be a driven scene joint and the reverse (DESIGN.md "Protocol").
-  const auto& joints = backend_->joint_names();
-  std::vector<std::string> missing_in_scene, missing_in_backend;
-  scene_index_of_joint_.clear();
-  for (const auto& name : joints) {
-    const int index = scene_->find_joint(name);
-    if (index < 0) missing_in_scene.push_back(name);
-    scene_index_of_joint_.push_back(index);
+  const scene::JointMatch match = scene::match_joints(backend_->joint_names(), *scene_);
+  if (!match.ok()) {
+    throw util::BadInputError("backend " + backend_->name() + " and scene " + options_.scene.string() +
+                              " disagree on joints: " + match.describe("driven by the scene but not by the backend"));
   }
-  for (const auto& name : scene_->joint_names()) {
-    if (std::find(joints.begin(), joints.end(), name) == joints.end()) missing_in_backend.push_back(name);
-  }
-  if (!missing_in_scene.empty() || !missing_in_backend.empty()) {
-    std::string message = "backend " + backend_->name() + " and scene " + options_.scene.string() + " disagree on joints:";
-    if (!missing_in_scene.empty()) message += " not in the scene: " + join(missing_in_scene) + ";";
-    if (!missing_in_backend.empty()) message += " driven by the scene but not by the backend: " + join(missing_in_backend);
-    throw util::BadInputError(message);
-  }
+  scene_index_of_joint_ = match.scene_index;
   // Probes to compare: those asked for, or all of the scene.
   if (options_.probes.empty()) {
     for (const auto& probe : scene_->probes()) probe_names_.push_back(probe.name);

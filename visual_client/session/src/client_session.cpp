@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "cosim/protocol/channel_spec.hpp"
+#include "cosim/scene/joint_match.hpp"
 #include "cosim/protocol/version.hpp"
 #include "cosim/util/clock.hpp"
 #include "cosim/util/errors.hpp"
@@ -12,13 +13,34 @@ namespace cosim::visual {
 
 namespace {
 using std::chrono::milliseconds;
-
-std::string join(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
 }  // namespace
+
+HelloMapping map_hello(const v1::Hello& hello, const scene::SceneModel& scene) {
+  HelloMapping mapping;
+  const std::vector<std::string> joints(hello.joint_names().begin(), hello.joint_names().end());
+  const scene::JointMatch match = scene::match_joints(joints, scene);
+  if (!match.ok()) {
+    throw MappingError(v1::ERROR_CODE_JOINT_MISMATCH, "joint mismatch between backend " + hello.backend() +
+                                                          " and scene " + scene.name() + ": " +
+                                                          match.describe("driven by the scene but not sent"));
+  }
+  mapping.scene_index_of_hello_joint = match.scene_index;
+  // Probes: those asked for, else all of the scene.
+  mapping.probe_names.assign(hello.probe_names().begin(), hello.probe_names().end());
+  if (mapping.probe_names.empty()) {
+    for (const auto& probe : scene.probes()) mapping.probe_names.push_back(probe.name);
+  }
+  std::string unknown;
+  for (const auto& name : mapping.probe_names) {
+    const int index = scene.find_probe(name);
+    if (index < 0) unknown += (unknown.empty() ? "" : ", ") + name;
+    mapping.reported_probes.push_back(index);
+  }
+  if (!unknown.empty()) {
+    throw MappingError(v1::ERROR_CODE_BAD_INPUT, "probes not in scene " + scene.name() + ": " + unknown);
+  }
+  return mapping;
+}
 
 ClientSession::ClientSession(const scene::SceneModel& scene, ClientOptions options, util::EventLog& log,
                              wire::CosimLogWriter* record)
@@ -63,44 +85,15 @@ void ClientSession::connect_and_handshake() {
     throw;
   }
 
-  // Joints: every Hello joint must be a driven scene joint, and every driven scene joint
-  // must be in Hello (else it would silently stay at zero).
-  std::vector<std::string> missing_in_scene, missing_in_hello;
-  scene_index_of_hello_joint_.clear();
-  for (const auto& name : hello_.joint_names()) {
-    const int index = scene_.find_joint(name);
-    if (index < 0) missing_in_scene.push_back(name);
-    scene_index_of_hello_joint_.push_back(index);
-  }
-  for (const auto& name : scene_.joint_names()) {
-    if (std::find(hello_.joint_names().begin(), hello_.joint_names().end(), name) == hello_.joint_names().end()) {
-      missing_in_hello.push_back(name);
-    }
-  }
-  if (!missing_in_scene.empty() || !missing_in_hello.empty()) {
-    std::string message = "joint mismatch between backend " + hello_.backend() + " and scene " + scene_.name() + ":";
-    if (!missing_in_scene.empty()) message += " not in the scene: " + join(missing_in_scene) + ";";
-    if (!missing_in_hello.empty()) message += " driven by the scene but not sent: " + join(missing_in_hello);
-    send_error(v1::ERROR_CODE_JOINT_MISMATCH, message);
-    throw util::BadInputError(message);
-  }
-
-  // Probes: those asked for, else all of the scene.
-  std::vector<std::string> probe_names(hello_.probe_names().begin(), hello_.probe_names().end());
-  if (probe_names.empty()) {
-    for (const auto& probe : scene_.probes()) probe_names.push_back(probe.name);
-  }
-  reported_probes_.clear();
-  std::vector<std::string> unknown;
-  for (const auto& name : probe_names) {
-    const int index = scene_.find_probe(name);
-    if (index < 0) unknown.push_back(name);
-    reported_probes_.push_back(index);
-  }
-  if (!unknown.empty()) {
-    const std::string message = "probes not in scene " + scene_.name() + ": " + join(unknown);
-    send_error(v1::ERROR_CODE_BAD_INPUT, message);
-    throw util::BadInputError(message);
+  std::vector<std::string> probe_names;
+  try {
+    HelloMapping mapping = map_hello(hello_, scene_);
+    scene_index_of_hello_joint_ = std::move(mapping.scene_index_of_hello_joint);
+    reported_probes_ = std::move(mapping.reported_probes);
+    probe_names = std::move(mapping.probe_names);
+  } catch (const MappingError& e) {
+    send_error(e.code(), e.what());
+    throw;
   }
 
   v1::Envelope welcome_envelope;

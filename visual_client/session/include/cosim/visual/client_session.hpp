@@ -11,11 +11,34 @@
 
 #include "cosim/protocol/connection.hpp"
 #include "cosim/scene/scene_model.hpp"
+#include "cosim/util/errors.hpp"
+#include "cosim/visual/frame_source.hpp"
 #include "cosim/util/event_log.hpp"
 #include "cosim/v1/cosim.pb.h"
 #include "cosim/wire/cosimlog.hpp"
 
 namespace cosim::visual {
+
+/// A Hello that does not fit the scene; code() is what the peer is told.
+class MappingError : public util::BadInputError {
+ public:
+  MappingError(v1::ErrorCode code, const std::string& message) : util::BadInputError(message), code_(code) {}
+  v1::ErrorCode code() const noexcept { return code_; }
+
+ private:
+  v1::ErrorCode code_;
+};
+
+/// How a Hello's joints and probes map onto a scene.
+struct HelloMapping {
+  std::vector<int> scene_index_of_hello_joint;  ///< Frame value i goes to scene joint [i]
+  std::vector<std::string> probe_names;         ///< reported, in Welcome order
+  std::vector<int> reported_probes;             ///< scene probe index of each
+};
+
+/// Checks a Hello against the scene (DESIGN.md "Protocol": every Hello joint must be a driven
+/// scene joint and the reverse; requested probes must exist). Throws MappingError naming them all.
+HelloMapping map_hello(const v1::Hello& hello, const scene::SceneModel& scene);
 
 struct ClientOptions {
   std::string channel;                                ///< "fifo:DIR"
@@ -30,7 +53,7 @@ struct ClientOptions {
 /// hands out frames with joint values in scene order and sends the probe reports back.
 /// In free/realtime mode it always hands out the newest frame that has arrived and counts
 /// the older ones as skipped, so a slow renderer never builds a queue.
-class ClientSession {
+class ClientSession final : public FrameSource {
  public:
   ClientSession(const scene::SceneModel& scene, ClientOptions options, util::EventLog& log,
                 wire::CosimLogWriter* record);
@@ -40,22 +63,22 @@ class ClientSession {
   const v1::Hello& hello() const { return hello_; }
 
   /// Waits for the next frame to show. False once the dynamics said Bye (answered).
-  bool next_frame();
-  std::uint64_t seq() const { return seq_; }
-  double sim_time_s() const { return sim_time_s_; }
+  bool next_frame() override;
+  std::uint64_t seq() const override { return seq_; }
+  double sim_time_s() const override { return sim_time_s_; }
   std::int64_t received_ns() const { return received_ns_; }
   /// Joint values of the current frame in scene::SceneModel::joint_names() order.
-  std::span<const double> q_scene() const { return q_scene_; }
+  std::span<const double> q_scene() const override { return q_scene_; }
   /// Scene indices of the probes to report, in Welcome order.
-  std::span<const int> reported_probes() const { return reported_probes_; }
+  std::span<const int> reported_probes() const override { return reported_probes_; }
 
   /// Sends the ProbeReport of the current frame; p_WP in reported_probes() order [m].
-  void report(std::span<const Eigen::Vector3d> p_WP);
+  void report(std::span<const Eigen::Vector3d> p_WP) override;
   /// Tells the dynamics why this side stops (best effort, never throws; once per session).
   void fail(int exit_code, const std::string& message) noexcept;
 
-  std::uint64_t frames_received() const { return frames_received_; }
-  std::uint64_t frames_skipped() const { return frames_skipped_; }
+  std::uint64_t frames_received() const override { return frames_received_; }
+  std::uint64_t frames_skipped() const override { return frames_skipped_; }
   std::uint64_t reports_sent() const { return reports_sent_; }
 
  private:

@@ -1,0 +1,29 @@
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include <Eigen/Geometry>
+
+namespace cosim::visual {
+
+/// Where the visual side's frames come from: a live dynamics process (ClientSession) or a
+/// recorded run (ReplaySession). The render loop and the recorder see only this.
+class FrameSource {
+ public:
+  virtual ~FrameSource() = default;
+  /// Waits for the next frame to show. False at the end of the run.
+  virtual bool next_frame() = 0;
+  virtual std::uint64_t seq() const = 0;
+  virtual double sim_time_s() const = 0;
+  /// Joint values of the current frame, in scene::SceneModel::joint_names() order.
+  virtual std::span<const double> q_scene() const = 0;
+  /// Scene indices of the probes to report, in report order.
+  virtual std::span<const int> reported_probes() const = 0;
+  /// Hands over the probe positions of the current frame [m, world].
+  virtual void report(std::span<const Eigen::Vector3d> p_WP) = 0;
+  virtual std::uint64_t frames_received() const = 0;
+  virtual std::uint64_t frames_skipped() const = 0;
+};
+
+}  // namespace cosim::visual
