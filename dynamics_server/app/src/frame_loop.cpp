@@ -149,6 +149,7 @@ class FrameLoop {
   Clock::time_point wall_start_;
   Clock::time_point last_progress_;
   double first_frame_t_s_ = 0;
+  std::int64_t pace_anchor_ns_ = 0;  // realtime: steady ns of the first frame
 };
 
 void FrameLoop::make_backend() {
@@ -323,18 +324,25 @@ void FrameLoop::write_csv_row() {
 }
 
 void FrameLoop::pace_realtime(double t_s) {
-  const auto due = wall_start_ + std::chrono::duration_cast<Clock::duration>(
-                                     std::chrono::duration<double>((t_s - first_frame_t_s_) / options_.rate));
-  const auto now = Clock::now();
-  if (now > due + milliseconds(1)) {
+  // The schedule is anchored at the first frame's send time, on the clock of sent_ns, so
+  // "no frame before its due time" holds exactly as a receiver can check it.
+  if (pace_anchor_ns_ == 0) {
+    pace_anchor_ns_ = util::steady_ns();
+    return;
+  }
+  const auto due_ns = pace_anchor_ns_ + static_cast<std::int64_t>(std::ceil((t_s - first_frame_t_s_) / options_.rate * 1e9));
+  const std::int64_t now_ns = util::steady_ns();
+  if (now_ns > due_ns + 1'000'000) {
     ++overruns_;
     if (overruns_ <= 10 || overruns_ % 100 == 0) {
       log_->warn(fmt("realtime overrun #%.0f: frame at t=%.3f s sent %.1f ms late", static_cast<double>(overruns_), t_s,
-                    std::chrono::duration<double, std::milli>(now - due).count()));
+                     static_cast<double>(now_ns - due_ns) / 1e6));
     }
     return;
   }
-  std::this_thread::sleep_until(due);
+  while (util::steady_ns() < due_ns) {
+    std::this_thread::sleep_for(std::chrono::nanoseconds(due_ns - util::steady_ns()));
+  }
 }
 
 void FrameLoop::send_frame(std::uint64_t k, double t_s) {
