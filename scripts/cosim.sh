@@ -59,10 +59,13 @@ out=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")
 # A private channel folder (0700), removed whatever happens.
 fifo_dir=$(mktemp -d -t cosim-fifo.XXXXXX)
 pids=()
+interrupted=0
 cleanup() { rm -rf "$fifo_dir"; }
 forward() {
+  # The dynamics first: it is the one that records why the run ended.
+  interrupted=1
   echo "cosim.sh: stopping..." >&2
-  for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
+  kill -TERM "${pids[@]}" 2>/dev/null || true
 }
 trap cleanup EXIT
 trap forward INT TERM
@@ -79,15 +82,12 @@ else
 fi
 pids+=($!)
 
-# Wait for both; the first failure decides the exit code.
+# Wait for both; the first failure decides the exit code. A trapped Ctrl-C makes `wait`
+# return early, so wait until each child is really gone, then ask bash for its status.
 status=0
 for p in "${pids[@]}"; do
-  while true; do
-    set +e; wait "$p"; code=$?; set -e
-    # wait returns >128 when interrupted by a trapped signal while the child still runs.
-    if kill -0 "$p" 2>/dev/null; then continue; fi
-    break
-  done
+  while kill -0 "$p" 2>/dev/null; do wait "$p" 2>/dev/null || true; done
+  set +e; wait "$p" 2>/dev/null; code=$?; set -e
   if [ "$code" -ne 0 ] && [ "$status" -eq 0 ]; then status=$code; fi
 done
 if [ -f "$out/run.json" ]; then
@@ -95,4 +95,5 @@ if [ -f "$out/run.json" ]; then
 fi
 echo "cosim.sh: run folder: $out" >&2
 [ -f "$out/report.md" ] && echo "cosim.sh: report: $out/report.md" >&2
+if ((interrupted)); then exit 130; fi
 exit "$status"

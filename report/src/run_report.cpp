@@ -154,6 +154,7 @@ RunFacts read_run(const fs::path& run_dir) {
                phir = l.dynamics.column("phi_ref_rad");
     for (std::size_t r = 0; r < t.size(); ++r) {
       if (t[r] < kTransient_s) continue;
+      ++f.reference_rows;
       f.max_dev_x_m = std::max(f.max_dev_x_m, std::abs(xs[r] - xr[r]));
       f.max_dev_y_m = std::max(f.max_dev_y_m, std::abs(ys[r] - yr[r]));
       f.max_dev_phi_rad = std::max(f.max_dev_phi_rad, std::abs(phis[r] - phir[r]));
@@ -217,7 +218,7 @@ std::vector<fs::path> write_report(const fs::path& run_dir, const RunFacts& f, i
   }
 
   // 3. Deviation from the reference (Fig. 26c), after the initial transient.
-  if (f.has_reference) {
+  if (f.has_reference && f.reference_rows > 0) {
     const std::string t = col(d, "t_s");
     const auto deviation = [&](const std::string& joint, const std::string& ref) {
       return dyn + " using " + t + ":(column(" + t + ") >= " + fmt("%g", kTransient_s) + " ? column(" +
@@ -269,7 +270,11 @@ std::vector<fs::path> write_report(const fs::path& run_dir, const RunFacts& f, i
   row("diff_same_time_m", f.diff_same_time_m);
   row("diff_at_arrival_m", f.diff_at_arrival_m);
   md << "\n";
-  if (f.has_reference) {
+  if (f.has_reference && f.reference_rows == 0) {
+    md << "The run is shorter than the initial transient (" << fmt("%g", kTransient_s)
+       << " s): no deviation from the reference to show.\n\n";
+  }
+  if (f.has_reference && f.reference_rows > 0) {
     md << "Deviation from the reference for t ≥ " << fmt("%g", kTransient_s) << " s: max |X − X_ref| = "
        << fmt("%.3g", f.max_dev_x_m) << " m, max |Y − Y_ref| = " << fmt("%.3g", f.max_dev_y_m)
        << " m, max |φ − φ_ref| = " << fmt("%.3g", f.max_dev_phi_rad) << " rad.\n\n";

@@ -19,6 +19,7 @@ struct RunFacts {
   util::Summary delay_frames, delay_sim_s, rtt_us, diff_same_time_m, diff_at_arrival_m;
   // Deviation from the reference after the first 5 s (if the backend writes references).
   bool has_reference = false;
+  std::size_t reference_rows = 0;  // dynamics.csv rows after the transient
   double max_dev_x_m = 0, max_dev_y_m = 0, max_dev_phi_rad = 0;
 };
 

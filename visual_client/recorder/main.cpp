@@ -105,6 +105,13 @@ int run_recorder(const RecorderOptions& options) {
     if (!options.quiet) std::printf("cosim-recorder: %s\n", done.c_str());
     return cosim::util::kExitOk;
   } catch (const cosim::util::CosimError& e) {
+    if (cosim::wire::stop_requested() && e.exit_code() != cosim::util::kExitInterrupted) {
+      // Stopped by the user; the peer's reaction to the same Ctrl-C is not the story.
+      const std::string message = std::string("interrupted by a signal (then: ") + e.what() + ")";
+      if (log) log->error(message);
+      if (session) session->fail(cosim::util::kExitInterrupted, message);
+      return cosim::util::kExitInterrupted;
+    }
     if (log) {
       log->error(e.what());
     } else {

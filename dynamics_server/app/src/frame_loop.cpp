@@ -340,8 +340,15 @@ void FrameLoop::pace_realtime(double t_s) {
     }
     return;
   }
-  while (util::steady_ns() < due_ns) {
-    std::this_thread::sleep_for(std::chrono::nanoseconds(due_ns - util::steady_ns()));
+  // Wait for the due time on the channel, so reports are consumed (and timed) as they arrive.
+  while (true) {
+    const std::int64_t left_ns = due_ns - util::steady_ns();
+    if (left_ns <= 0) break;
+    if (left_ns >= 1'000'000 && connection_ && !peer_said_bye_) {
+      if (connection_->receive(in_, milliseconds(left_ns / 1'000'000))) handle(in_);
+    } else {
+      std::this_thread::sleep_for(std::chrono::nanoseconds(left_ns));
+    }
   }
 }
 
@@ -706,6 +713,11 @@ int run_dynamics(const DynamicsOptions& options) {
     error = std::string("internal error: ") + e.what();
   }
   const double wall_s = std::chrono::duration<double>(Clock::now() - wall_start).count();
+  if (code != util::kExitOk && wire::stop_requested() && code != util::kExitInterrupted) {
+    // The user stopped the run; what failed after that (a peer that stopped too) is a consequence.
+    error = "interrupted by a signal (then: " + error + ")";
+    code = util::kExitInterrupted;
+  }
   if (code != util::kExitOk) {
     status = code == util::kExitInterrupted ? "interrupted" : "failed";
     log.error(error);
