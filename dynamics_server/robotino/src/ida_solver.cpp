@@ -9,12 +9,13 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <stdexcept>
-#include <cstring>
 #include <vector>
 
 #include "cosim/dynamics/backend.hpp"  // BackendError
+#include "cosim/dynamics/block_lu.hpp"
 
 namespace cosim::dynamics {
 namespace {
@@ -29,6 +30,50 @@ std::span<double> view(N_Vector v) {
   return {N_VGetArrayPointer(v), static_cast<std::size_t>(N_VGetLength(v))};
 }
 
+DenseMatrixRef dense_ref(SUNMatrix a) {
+  return {SUNDenseMatrix_Data(a), static_cast<std::size_t>(SUNDenseMatrix_Rows(a))};
+}
+
+// BlockLu as a SUNDIALS matrix-based direct linear solver on a dense SUNMatrix.
+SUNLinearSolver_Type block_type(SUNLinearSolver) { return SUNLINEARSOLVER_DIRECT; }
+SUNLinearSolver_ID block_id(SUNLinearSolver) { return SUNLINEARSOLVER_CUSTOM; }
+int block_initialize(SUNLinearSolver) { return SUNLS_SUCCESS; }
+int block_setup(SUNLinearSolver ls, SUNMatrix a) {
+  return static_cast<BlockLu*>(ls->content)->setup(dense_ref(a)) == 0 ? SUNLS_SUCCESS : SUNLS_LUFACT_FAIL;
+}
+int block_solve(SUNLinearSolver ls, SUNMatrix, N_Vector x, N_Vector b, realtype) {
+  static_cast<BlockLu*>(ls->content)->solve(view(b), view(x));
+  return SUNLS_SUCCESS;
+}
+sunindextype block_last_flag(SUNLinearSolver) { return 0; }
+int block_free(SUNLinearSolver ls) {
+  if (ls == nullptr) return SUNLS_SUCCESS;
+  delete static_cast<BlockLu*>(ls->content);
+  ls->content = nullptr;
+  SUNLinSolFreeEmpty(ls);
+  return SUNLS_SUCCESS;
+}
+
+SUNLinearSolver make_block_solver(SUNContext ctx, std::size_t n, std::span<const std::size_t> outputs,
+                                  std::span<const std::size_t> diagonal) {
+  SUNLinearSolver ls = SUNLinSolNewEmpty(ctx);
+  if (ls == nullptr) return nullptr;
+  ls->ops->gettype = block_type;
+  ls->ops->getid = block_id;
+  ls->ops->initialize = block_initialize;
+  ls->ops->setup = block_setup;
+  ls->ops->solve = block_solve;
+  ls->ops->lastflag = block_last_flag;
+  ls->ops->free = block_free;
+  try {
+    ls->content = new BlockLu(n, outputs, diagonal);
+  } catch (...) {
+    SUNLinSolFreeEmpty(ls);
+    throw;
+  }
+  return ls;
+}
+
 }  // namespace
 
 struct IdaSolver::Impl {
@@ -37,32 +82,39 @@ struct IdaSolver::Impl {
   std::size_t n = 0;
   SUNContext ctx = nullptr;
   void* mem = nullptr;
-  N_Vector y = nullptr;
+  N_Vector y = nullptr;  // returned solution (and the consistent initial values)
   N_Vector yp = nullptr;
+  N_Vector dky = nullptr;  // interpolation scratch
   N_Vector atol = nullptr;
+  N_Vector rtol = nullptr;  // per component, for the user weight function
   N_Vector id = nullptr;
   SUNMatrix matrix = nullptr;
   SUNLinearSolver linear_solver = nullptr;
-  double t_s = 0.0;
+  double t_ret_s = 0.0;
+  // Dense output of the last step as Taylor coefficients at its end t_n: the interpolant is a
+  // polynomial of degree k_used, so y(t) = Σ_k y⁽ᵏ⁾(t_n)·(t − t_n)ᵏ/k! exactly, and evaluating
+  // it ourselves is ~10x cheaper than one IDAGetDky per point.
+  std::vector<double> taylor;  // (max order + 1) × n, row k holds y⁽ᵏ⁾(t_n)/k!
+  int taylor_order = -1;       // -1: no step taken since (re)start
+  double taylor_t_s = 0.0;
   std::vector<int> roots_found;
-  std::vector<int> root_direction;
   IdaStats done;  // counters of the runs before the last reinit
-  // Last message from IDA's error handler; a fixed buffer so reporting does not allocate.
+  // Last error message from IDA; a fixed buffer so that reporting does not allocate.
   char message[512] = {};
 
   ~Impl() {
     if (mem != nullptr) IDAFree(&mem);
     if (linear_solver != nullptr) SUNLinSolFree(linear_solver);
     if (matrix != nullptr) SUNMatDestroy(matrix);
-    for (N_Vector v : {y, yp, atol, id}) {
+    for (N_Vector v : {y, yp, dky, atol, rtol, id}) {
       if (v != nullptr) N_VDestroy(v);
     }
     if (ctx != nullptr) SUNContext_Free(&ctx);
   }
 
   [[noreturn]] void fail(const char* what, int flag) const {
-    std::string text = who + ": IDA " + what + " failed (" + IDAGetReturnFlagName(flag) + ") at t_s = " +
-                       number(t_s);
+    std::string text =
+        who + ": IDA " + what + " failed (" + IDAGetReturnFlagName(flag) + ") at t_s = " + number(t_ret_s);
     if (message[0] != '\0') text += ": " + std::string(message);
     throw BackendError(text);
   }
@@ -82,40 +134,67 @@ struct IdaSolver::Impl {
     return s;
   }
 
+  // ewt_i = 1 / (rtol_i·|y_i| + atol_i).
+  static int weights(N_Vector yy, N_Vector ewt, void* data) {
+    auto* self = static_cast<Impl*>(data);
+    const auto y = view(yy);
+    const auto w = view(ewt);
+    const auto r = view(self->rtol);
+    const auto a = view(self->atol);
+    for (std::size_t j = 0; j < y.size(); ++j) {
+      const double tol = r[j] * std::abs(y[j]) + a[j];
+      if (!(tol > 0.0)) return -1;
+      w[j] = 1.0 / tol;
+    }
+    return 0;
+  }
+
   static int residual(realtype t, N_Vector yy, N_Vector ypv, N_Vector rr, void* data) {
     auto* self = static_cast<Impl*>(data);
     return self->system->residual(t, view(yy), view(ypv), view(rr));
   }
-  static int jacobian(realtype t, realtype cj, N_Vector yy, N_Vector ypv, N_Vector /*rr*/,
-                      SUNMatrix jac, void* data, N_Vector, N_Vector, N_Vector) {
+  static int jacobian(realtype t, realtype cj, N_Vector yy, N_Vector ypv, N_Vector /*rr*/, SUNMatrix jac,
+                      void* data, N_Vector, N_Vector, N_Vector) {
     auto* self = static_cast<Impl*>(data);
-    const DenseMatrixRef ref{SUNDenseMatrix_Data(jac),
-                             static_cast<std::size_t>(SUNDenseMatrix_Rows(jac))};
-    return self->system->jacobian(t, cj, view(yy), view(ypv), ref);
+    return self->system->jacobian(t, cj, view(yy), view(ypv), dense_ref(jac));
   }
   static int roots(realtype t, N_Vector yy, N_Vector ypv, realtype* g, void* data) {
     auto* self = static_cast<Impl*>(data);
     return self->system->roots(t, view(yy), view(ypv), {g, self->roots_found.size()});
   }
-  static void error_handler(int error_code, const char* module, const char* function, char* msg,
-                            void* data) {
+
+  void refresh_taylor() {
+    realtype tn = t_ret_s;
+    int order = 0;
+    check(IDAGetCurrentTime(mem, &tn), "IDAGetCurrentTime");
+    check(IDAGetLastOrder(mem, &order), "IDAGetLastOrder");
+    if (taylor_order >= 0 && tn == taylor_t_s) return;  // same step (return after a root)
+    double factorial = 1.0;
+    for (int k = 0; k <= order; ++k) {
+      if (k > 0) factorial *= k;
+      check(IDAGetDky(mem, tn, k, dky), "IDAGetDky");
+      const auto v = view(dky);
+      for (std::size_t j = 0; j < n; ++j) taylor[static_cast<std::size_t>(k) * n + j] = v[j] / factorial;
+    }
+    taylor_order = order;
+    taylor_t_s = tn;
+  }
+  static void error_handler(int error_code, const char* module, const char* function, char* msg, void* data) {
     auto* self = static_cast<Impl*>(data);
-    if (error_code > 0) return;  // warnings are reflected in the statistics
+    if (error_code > 0) return;  // warnings show in the statistics
     std::snprintf(self->message, sizeof self->message, "%s/%s: %s", module, function, msg);
   }
 };
 
 IdaSolver::IdaSolver(std::string who, DaeSystem& system, std::size_t n, double t0_s,
-                     std::span<const double> y0, std::span<const double> yp0,
-                     const IdaOptions& options)
+                     std::span<const double> y0, std::span<const double> yp0, const IdaOptions& options)
     : impl_(std::make_unique<Impl>()) {
   Impl& s = *impl_;
   s.who = std::move(who);
   s.system = &system;
   s.n = n;
-  s.t_s = t0_s;
-  if (y0.size() != n || yp0.size() != n || options.atol.size() != n ||
-      options.differential.size() != n) {
+  s.t_ret_s = t0_s;
+  if (y0.size() != n || yp0.size() != n || options.atol.size() != n || options.differential.size() != n) {
     throw std::invalid_argument(s.who + ": IdaSolver needs y0, yp0, atol and id of size " +
                                 std::to_string(n));
   }
@@ -123,38 +202,53 @@ IdaSolver::IdaSolver(std::string who, DaeSystem& system, std::size_t n, double t
   const auto len = static_cast<sunindextype>(n);
   s.y = N_VNew_Serial(len, s.ctx);
   s.yp = N_VNew_Serial(len, s.ctx);
+  s.dky = N_VNew_Serial(len, s.ctx);
   s.atol = N_VNew_Serial(len, s.ctx);
   s.id = N_VNew_Serial(len, s.ctx);
   s.matrix = SUNDenseMatrix(len, len, s.ctx);
-  if (s.y == nullptr || s.yp == nullptr || s.atol == nullptr || s.id == nullptr || s.matrix == nullptr) {
+  if (s.y == nullptr || s.yp == nullptr || s.dky == nullptr || s.atol == nullptr || s.id == nullptr ||
+      s.matrix == nullptr) {
     throw BackendError(s.who + ": SUNDIALS allocation failed");
   }
+  // Fused operations make IDA's N_VLinearCombination (prediction, dense output) one loop
+  // instead of a chain of N_VLinearSum calls; IDA clones its vectors from y, so they inherit it.
+  for (N_Vector v : {s.y, s.yp, s.dky}) N_VEnableFusedOps_Serial(v, SUNTRUE);
   std::copy(y0.begin(), y0.end(), view(s.y).begin());
   std::copy(yp0.begin(), yp0.end(), view(s.yp).begin());
   std::copy(options.atol.begin(), options.atol.end(), view(s.atol).begin());
   std::copy(options.differential.begin(), options.differential.end(), view(s.id).begin());
-  s.linear_solver = SUNLinSol_Dense(s.y, s.matrix, s.ctx);
+  s.taylor.assign(6 * n, 0.0);  // IDA's maximum order is 5
+  s.linear_solver = options.block_outputs.empty() && options.block_diagonal.empty()
+                        ? SUNLinSol_Dense(s.y, s.matrix, s.ctx)
+                        : make_block_solver(s.ctx, n, options.block_outputs, options.block_diagonal);
   s.mem = IDACreate(s.ctx);
   if (s.linear_solver == nullptr || s.mem == nullptr) throw BackendError(s.who + ": IDACreate failed");
 
   s.check(IDASetErrHandlerFn(s.mem, &Impl::error_handler, &s), "IDASetErrHandlerFn");
   s.check(IDAInit(s.mem, &Impl::residual, t0_s, s.y, s.yp), "IDAInit");
   s.check(IDASetUserData(s.mem, &s), "IDASetUserData");
-  s.check(IDASVtolerances(s.mem, options.rtol, s.atol), "IDASVtolerances");
+  if (options.rtol_scale.empty()) {
+    s.check(IDASVtolerances(s.mem, options.rtol, s.atol), "IDASVtolerances");
+  } else {
+    if (options.rtol_scale.size() != n)
+      throw std::invalid_argument(s.who + ": rtol_scale needs size " + std::to_string(n));
+    s.rtol = N_VNew_Serial(len, s.ctx);
+    if (s.rtol == nullptr) throw BackendError(s.who + ": SUNDIALS allocation failed");
+    const auto r = view(s.rtol);
+    for (std::size_t j = 0; j < n; ++j) r[j] = options.rtol * options.rtol_scale[j];
+    s.check(IDAWFtolerances(s.mem, &Impl::weights), "IDAWFtolerances");
+  }
   s.check(IDASetId(s.mem, s.id), "IDASetId");
   s.check(IDASetSuppressAlg(s.mem, options.suppress_algebraic_error ? SUNTRUE : SUNFALSE),
           "IDASetSuppressAlg");
   s.check(IDASetMaxStep(s.mem, options.max_step_s), "IDASetMaxStep");
   s.check(IDASetMaxNumSteps(s.mem, options.max_steps), "IDASetMaxNumSteps");
   s.check(IDASetLinearSolver(s.mem, s.linear_solver, s.matrix), "IDASetLinearSolver");
+  s.check(IDASetDeltaCjLSetup(s.mem, options.delta_cj_lsetup), "IDASetDeltaCjLSetup");
   if (options.analytic_jacobian) s.check(IDASetJacFn(s.mem, &Impl::jacobian), "IDASetJacFn");
   if (options.root_count > 0) {
     s.roots_found.assign(static_cast<std::size_t>(options.root_count), 0);
     s.check(IDARootInit(s.mem, options.root_count, &Impl::roots), "IDARootInit");
-    if (!options.root_direction.empty()) {
-      s.root_direction.assign(options.root_direction.begin(), options.root_direction.end());
-      s.check(IDASetRootDirection(s.mem, s.root_direction.data()), "IDASetRootDirection");
-    }
     s.check(IDASetNoInactiveRootWarn(s.mem), "IDASetNoInactiveRootWarn");
   }
 }
@@ -169,20 +263,55 @@ void IdaSolver::correct_initial_conditions(double t_next_s) {
   s.check(IDAGetConsistentIC(s.mem, s.y, s.yp), "IDAGetConsistentIC");
 }
 
-IdaSolver::Stop IdaSolver::solve(double tout_s) {
+std::span<const double> IdaSolver::consistent_y() const { return view(impl_->y); }
+std::span<const double> IdaSolver::consistent_yp() const { return view(impl_->yp); }
+
+IdaSolver::Stop IdaSolver::step(double tout_s) {
   Impl& s = *impl_;
   s.message[0] = '\0';
-  realtype t_ret = s.t_s;
-  const int flag = IDASolve(s.mem, tout_s, &t_ret, s.y, s.yp, IDA_NORMAL);
-  s.t_s = t_ret;
+  realtype t_ret = s.t_ret_s;
+  const int flag = IDASolve(s.mem, tout_s, &t_ret, s.y, s.yp, IDA_ONE_STEP);
+  s.t_ret_s = t_ret;
+  if (flag < 0) s.fail("IDASolve", flag);
+  s.refresh_taylor();
   if (flag == IDA_ROOT_RETURN) {
     s.check(IDAGetRootInfo(s.mem, s.roots_found.data()), "IDAGetRootInfo");
     ++s.done.root_returns;
     return Stop::kRoot;
   }
-  if (flag < 0) s.fail("IDASolve", flag);
-  return Stop::kReachedTime;
+  return Stop::kStep;
 }
+
+double IdaSolver::returned_time_s() const { return impl_->t_ret_s; }
+
+double IdaSolver::current_time_s() const {
+  realtype t = impl_->t_ret_s;
+  IDAGetCurrentTime(impl_->mem, &t);
+  return t;
+}
+
+void IdaSolver::interpolate(double t_s, std::span<double> y, std::span<double> yp) {
+  Impl& s = *impl_;
+  if (s.taylor_order < 0) {
+    throw BackendError(s.who + ": dense output asked at t_s = " + number(t_s) + " before the first step");
+  }
+  // Horner in dt = t − t_n for y and for y' = Σ k·c_k·dtᵏ⁻¹.
+  const double dt = t_s - s.taylor_t_s;
+  const std::size_t n = s.n;
+  const auto top = static_cast<std::size_t>(s.taylor_order);
+  for (std::size_t j = 0; j < n; ++j) y[j] = s.taylor[top * n + j];
+  for (std::size_t k = top; k-- > 0;) {
+    for (std::size_t j = 0; j < n; ++j) y[j] = y[j] * dt + s.taylor[k * n + j];
+  }
+  if (yp.empty()) return;
+  for (std::size_t j = 0; j < n; ++j)
+    yp[j] = top > 0 ? static_cast<double>(top) * s.taylor[top * n + j] : 0.0;
+  for (std::size_t k = top; k-- > 1;) {
+    for (std::size_t j = 0; j < n; ++j) yp[j] = yp[j] * dt + static_cast<double>(k) * s.taylor[k * n + j];
+  }
+}
+
+std::span<const int> IdaSolver::roots_found() const { return impl_->roots_found; }
 
 void IdaSolver::reinit(double t_s, std::span<const double> y, std::span<const double> yp) {
   Impl& s = *impl_;
@@ -194,18 +323,22 @@ void IdaSolver::reinit(double t_s, std::span<const double> y, std::span<const do
   s.done.nonlinear_iters += c.nonlinear_iters;
   s.done.nonlinear_conv_fails += c.nonlinear_conv_fails;
   ++s.done.reinits;
-  auto yv = view(s.y);
-  auto ypv = view(s.yp);
-  if (y.data() != yv.data()) std::copy(y.begin(), y.end(), yv.begin());
-  if (yp.data() != ypv.data()) std::copy(yp.begin(), yp.end(), ypv.begin());
-  s.t_s = t_s;
+  std::copy(y.begin(), y.end(), view(s.y).begin());
+  std::copy(yp.begin(), yp.end(), view(s.yp).begin());
+  s.t_ret_s = t_s;
+  s.taylor_order = -1;
   s.check(IDAReInit(s.mem, t_s, s.y, s.yp), "IDAReInit");
 }
 
-double IdaSolver::time_s() const { return impl_->t_s; }
-std::span<double> IdaSolver::y() { return view(impl_->y); }
-std::span<double> IdaSolver::yp() { return view(impl_->yp); }
-std::span<const int> IdaSolver::roots_found() const { return impl_->roots_found; }
+void IdaSolver::set_initial_step(double h_s) {
+  impl_->check(IDASetInitStep(impl_->mem, h_s), "IDASetInitStep");
+}
+
+double IdaSolver::last_step_s() const {
+  realtype h = 0.0;
+  IDAGetLastStep(impl_->mem, &h);
+  return h;
+}
 
 IdaStats IdaSolver::stats() const {
   const Impl& s = *impl_;

@@ -16,8 +16,18 @@ namespace out = robotino_output;
 
 constexpr int kWheels = kRobotinoWheelCount;
 constexpr double kPitch = kRobotinoRollerPitch_rad;
-// The window edge a wheel just crossed is moved back by this much, so IDA never restarts on a
-// root; a reversal within 1e-9 rad of a switch is therefore attributed to the new roller.
+// 4-point Gauss-Legendre on [−1, 1] for the quadratures (exact for degree 7 in t).
+constexpr std::array<double, 4> kGaussNode{-0.86113631159405257522, -0.33998104358485626480,
+                                           0.33998104358485626480, 0.86113631159405257522};
+constexpr std::array<double, 4> kGaussWeight{0.34785484513745385737, 0.65214515486254614263,
+                                             0.65214515486254614263, 0.34785484513745385737};
+// A restart begins with this fraction of the last step: IDA's own estimate (0.5/‖y'‖_WRMS,
+// ~3 µs here) assumes an error O(h·y') and wastes a dozen doublings; the error test still
+// guards the first step.
+constexpr double kRestartStepFraction = 0.1;
+// When restarting at switches, the sector edge just crossed is moved back by this much so that
+// IDA does not restart on a root; a reversal within 1e-9 rad of a switch stays with the new
+// roller.
 constexpr double kSwitchHysteresis_rad = 1e-9;
 
 std::string number(double value) {
@@ -59,7 +69,8 @@ std::span<const ParamSpec> robotino_param_specs() {
   static const std::vector<ParamSpec> specs{
       {"wheel_radius_m", 0.040, 0.005, 1.0, "m", "omni wheel radius Rw",
        "openrobotino api2 OmniDriveModel.h (Robotino 2)"},
-      {"wheel_distance_m", 0.132, 0.01, 10.0, "m", "distance R from the chassis centre C to each wheel centre",
+      {"wheel_distance_m", 0.132, 0.01, 10.0, "m",
+       "distance R from the chassis centre C to each wheel centre",
        "openrobotino api2 OmniDriveModel.h (Robotino 2)"},
       {"roller_max_radius_m", 0.012, 0.0005, 0.5, "m",
        "roller radius r_max at its widest point; r_roll = r_max - Rw(1 - cos theta_b)",
@@ -68,8 +79,8 @@ std::span<const ParamSpec> robotino_param_specs() {
        "assumption (Robotino 2 is about 11 kg)"},
       {"yaw_inertia_kg_m2", 0.188, 1e-4, 100.0, "kg m^2", "yaw inertia I_z of the whole robot about C",
        "assumption: uniform disk of radius 0.185 m, m r^2 / 2"},
-      {"wheel_inertia_kg_m2", 2.0e-4, 0.0, 1.0, "kg m^2", "inertia I_w of one wheel with its rollers about the axle",
-       "assumption: 0.25 kg disk of radius Rw"},
+      {"wheel_inertia_kg_m2", 2.0e-4, 0.0, 1.0, "kg m^2",
+       "inertia I_w of one wheel with its rollers about the axle", "assumption: 0.25 kg disk of radius Rw"},
       {"roller_inertia_kg_m2", 7.2e-7, 0.0, 0.01, "kg m^2",
        "inertia I_r of the contact roller about its own axis (0 removes the side-rolling dynamics)",
        "assumption: 10 g cylinder of radius r_max"},
@@ -80,7 +91,8 @@ std::span<const ParamSpec> robotino_param_specs() {
        "openrobotino api2 OmniDriveModel.h (gear 16), seed 000 eq. 23"},
       {"motor_resistance_ohm", 5.95, 0.01, 1000.0, "ohm", "armature resistance Ra",
        "Dunkermotoren GR 42x25 (secondary sources), DESIGN.md"},
-      {"motor_inductance_H", 8.9e-3, 0.0, 10.0, "H", "armature inductance La (0 makes the currents algebraic)",
+      {"motor_inductance_H", 8.9e-3, 0.0, 10.0, "H",
+       "armature inductance La (0 makes the currents algebraic)",
        "Dunkermotoren GR 42x25 (secondary sources), DESIGN.md"},
       {"motor_torque_constant_N_m_per_A", 0.0514, 1e-4, 10.0, "N m/A", "torque constant kt",
        "Dunkermotoren GR 42x25 (secondary sources), DESIGN.md"},
@@ -96,6 +108,10 @@ std::span<const ParamSpec> robotino_param_specs() {
        "chosen: closed-loop poles near -600 rad/s (MODEL.md)"},
       {"pid_ff_back_emf", 1.0, 0.0, 1.0, "1", "feed-forward gain of ke * omega_m,ref in the motor voltage",
        "chosen (MODEL.md)"},
+      {"pid_ff_inertia", 1.0, 0.0, 1.0, "1",
+       "feed-forward gain of Ra * i_ff, the current for the reference accelerations (rigid-body inverse "
+       "dynamics)",
+       "chosen (MODEL.md)"},
       {"rose_amplitude_m", 2.0, 0.01, 100.0, "m", "rose amplitude a", "seed 000 eq. 24"},
       {"rose_petals", 3.0, 0.25, 20.0, "1", "rose petal parameter k (3 petals for k = 3)", "seed 000 eq. 24"},
       {"rose_rate_rad_per_s", 0.1, 0.001, 10.0, "rad/s", "rate a of the rose angle phi = a t + phase",
@@ -109,6 +125,9 @@ std::span<const ParamSpec> robotino_param_specs() {
       {"solver_atol", 1e-6, 1e-14, 1e-2, "1",
        "IDA base absolute tolerance, scaled per variable type (MODEL.md)", "seed 000 §4 (errors 1e-6)"},
       {"solver_max_step_s", 0.02, 1e-6, 1.0, "s", "largest IDA step", "seed 000 §4 (max step 0.02 s)"},
+      {"solver_restart_at_switch", 0.0, 0.0, 1.0, "1",
+       "1: IDAReInit + IDACalcIC at every roller switch; 0: step through the switch (r_roll is continuous)",
+       "chosen: both agree, 0 is about 2x faster (MODEL.md)"},
   };
   return specs;
 }
@@ -140,6 +159,7 @@ std::unique_ptr<Backend> make_robotino_backend(const Params& params, double t0_s
   m.ki_V_per_rad = params.get("pid_ki_V_per_rad");
   m.kd_V_s2_per_rad = params.get("pid_kd_V_s2_per_rad");
   m.ff_back_emf = params.get("pid_ff_back_emf");
+  m.ff_inertia = params.get("pid_ff_inertia");
   c.rose.amplitude_m = params.get("rose_amplitude_m");
   c.rose.petals_k = params.get("rose_petals");
   c.rose.rate_rad_per_s = params.get("rose_rate_rad_per_s");
@@ -152,13 +172,27 @@ std::unique_ptr<Backend> make_robotino_backend(const Params& params, double t0_s
   c.solver.rtol = params.get("solver_rtol");
   c.solver.atol = params.get("solver_atol");
   c.solver.max_step_s = params.get("solver_max_step_s");
+  const double restart = params.get("solver_restart_at_switch");
+  if (restart != 0.0 && restart != 1.0) {
+    throw ParamError("backend robotino: solver_restart_at_switch = " + number(restart) + " must be 0 or 1");
+  }
+  c.solver.restart_at_switch = restart == 1.0;
   return std::make_unique<RobotinoBackend>(c, t0_s);
 }
 
-// Adapts the model to IdaSolver's callbacks.
+// Adapts the model to IdaSolver's callbacks, with one root function per wheel. Stepping through
+// switches: g_i = cos 3θ_i, zero exactly at θ_i = π/6 + m·π/3. Restarting at switches: IDA
+// must not restart on a root, so g_i = (θ_i − lo_i)·(hi_i − θ_i) is positive inside the
+// current sector widened by kSwitchHysteresis_rad on the side just entered.
 class RobotinoBackend::System final : public DaeSystem {
  public:
-  explicit System(const robotino::RobotinoDae& dae) : dae_(dae) {}
+  System(const robotino::RobotinoDae& dae, bool windows) : dae_(dae), windows_(windows) {}
+  void set_window(std::size_t wheel, std::int64_t sector, int entered_from) {
+    lo_[wheel] =
+        (static_cast<double>(sector) - 0.5) * kPitch - (entered_from < 0 ? kSwitchHysteresis_rad : 0.0);
+    hi_[wheel] =
+        (static_cast<double>(sector) + 0.5) * kPitch + (entered_from > 0 ? kSwitchHysteresis_rad : 0.0);
+  }
   int residual(double t_s, std::span<const double> y, std::span<const double> yp,
                std::span<double> r) override {
     dae_.residual(t_s, y, yp, r);
@@ -170,102 +204,173 @@ class RobotinoBackend::System final : public DaeSystem {
     return 0;
   }
   int roots(double, std::span<const double> y, std::span<const double>, std::span<double> g) override {
-    dae_.roots(y, g);
+    for (std::size_t i = 0; i < 3; ++i) {
+      const double theta = y[var::kTheta + i];
+      g[i] = windows_ ? (theta - lo_[i]) * (hi_[i] - theta) : std::cos(3.0 * theta);
+    }
     return 0;
   }
 
  private:
   const robotino::RobotinoDae& dae_;
+  bool windows_;
+  std::array<double, 3> lo_{};
+  std::array<double, 3> hi_{};
 };
 
 RobotinoBackend::RobotinoBackend(const RobotinoConfig& config, double t0_s)
     : Backend("robotino", "Robotino", robotino_joint_names(), robotino_output_names(), t0_s),
       config_(config),
       dae_(config.model, config.rose),
-      system_(std::make_unique<System>(dae_)) {
+      system_(std::make_unique<System>(dae_, config.solver.restart_at_switch)),
+      t_quad_s_(t0_s),
+      restart_t_s_(t0_s) {
   const RobotinoSolverSettings& s = config_.solver;
   if (!(s.rtol > 0) || !(s.atol > 0) || !(s.max_step_s > 0)) {
     throw std::invalid_argument("robotino backend: solver tolerances and max step must be positive");
   }
-  // Initial state: on the reference, wheels and rollers at 0, currents and PID integrals 0.
+  // Initial state: on the reference, wheels and rollers at 0, currents and PID integrals 0;
+  // IDACalcIC makes forces, voltages and all derivatives consistent.
   std::array<double, var::kCount> y0{};
-  std::array<double, var::kCount> yp0{};
-  const RoseSample r0 = dae_.rose().at(t0_s);
-  y0[var::kX] = r0.x_m;
-  y0[var::kY] = r0.y_m;
-  y0[var::kPhi] = r0.phi_rad;
+  const std::array<double, var::kCount> yp0{};
   if (config_.start_moving) {
+    const RoseSample r0 = dae_.rose().at(t0_s);
     y0[var::kVx] = r0.vx_m_per_s;
     y0[var::kVy] = r0.vy_m_per_s;
     y0[var::kOmegaZ] = r0.omega_rad_per_s;
   }
   std::array<double, var::kCount> atol{};
   std::array<double, var::kCount> id{};
+  std::array<double, var::kCount> rtol_scale{};
   for (std::size_t j = 0; j < var::kCount; ++j) {
     atol[j] = dae_.abs_tolerance(j, s.atol);
     id[j] = dae_.differential_id(j);
+    rtol_scale[j] = dae_.relative_tolerance_scale(j);
   }
-  static constexpr std::array<int, robotino::RobotinoDae::kRootCount> kFalling{-1, -1, -1, -1, -1, -1};
   IdaOptions options;
   options.rtol = s.rtol;
   options.atol = atol;
+  options.rtol_scale = rtol_scale;
   options.differential = id;
   options.max_step_s = s.max_step_s;
   options.analytic_jacobian = s.analytic_jacobian;
-  options.root_count = robotino::RobotinoDae::kRootCount;
-  options.root_direction = kFalling;
+  // A fresh Jacobian + BlockLu factorisation costs ~2 µs, less than the Newton failures (and
+  // h/4 retries) that a stale one causes after the kinks at the roller switches.
+  options.delta_cj_lsetup = 0.02;
+  if (s.block_linear_solver) {
+    options.block_outputs = robotino::RobotinoDae::block_outputs();
+    options.block_diagonal = robotino::RobotinoDae::block_diagonal();
+  }
+  options.root_count = kWheels;
   solver_ = std::make_unique<IdaSolver>("backend robotino", *system_, var::kCount, t0_s, y0, yp0, options);
   solver_->correct_initial_conditions(t0_s + s.max_step_s);
-  stored_energy0_J_ = dae_.stored_energy_J(solver_->y());
+  std::copy_n(solver_->consistent_y().begin(), var::kCount, y_.begin());
+  std::copy_n(solver_->consistent_yp().begin(), var::kCount, yp_.begin());
+  for (std::size_t i = 0; i < 3; ++i) {
+    sector_[i] = robotino_contact_sector(y_[var::kTheta + i]);
+    system_->set_window(i, sector_[i], 0);
+  }
+  stored_energy0_J_ = dae_.stored_energy_J(t0_s, y_);
   write_state(t0_s, mutable_joint_values(), mutable_outputs());
 }
 
 RobotinoBackend::~RobotinoBackend() = default;
 
 void RobotinoBackend::do_advance_to(double t_s, std::span<double> q, std::span<double> outputs) {
-  while (solver_->solve(t_s) == IdaSolver::Stop::kRoot) apply_switches();
+  // One IDA step at a time: the quadratures follow each step on its dense output, and each
+  // switch is applied at its root time (also when IDA found it beyond an earlier output).
+  // IDA reports one root per call, so after a root the same step is asked again for more.
+  for (;;) {
+    if (root_pending_) {
+      if (root_t_s_ > t_s) break;
+      integrate_quadratures_to(root_t_s_);
+      root_pending_ = false;
+      step_open_ = !config_.solver.restart_at_switch;  // a restart discards the rest of the step
+      apply_switches(root_t_s_, root_found_);
+      continue;
+    }
+    if (!step_open_) {
+      const double tn = solver_->current_time_s();
+      if (tn >= t_s) break;
+      integrate_quadratures_to(tn);
+    }
+    step_open_ = false;
+    if (solver_->step(t_s) == IdaSolver::Stop::kRoot) {
+      root_pending_ = true;
+      root_t_s_ = solver_->returned_time_s();
+      std::copy_n(solver_->roots_found().begin(), root_found_.size(), root_found_.begin());
+    }
+  }
+  integrate_quadratures_to(t_s);
+  if (t_s == restart_t_s_) {  // no step since the restart: IDA has no dense output yet
+    std::copy_n(solver_->consistent_y().begin(), var::kCount, y_.begin());
+    std::copy_n(solver_->consistent_yp().begin(), var::kCount, yp_.begin());
+  } else {
+    solver_->interpolate(t_s, y_, yp_);
+  }
   write_state(t_s, q, outputs);
 }
 
-void RobotinoBackend::apply_switches() {
-  const double t_s = solver_->time_s();
-  std::span<double> y = solver_->y();
-  const std::span<const int> found = solver_->roots_found();
+void RobotinoBackend::integrate_quadratures_to(double t_s) {
+  const double a = t_quad_s_;
+  if (!(t_s > a)) return;
+  const double half = 0.5 * (t_s - a);
+  const double mid = 0.5 * (t_s + a);
+  std::array<double, robotino::quad::kCount> sum{};
+  std::array<double, robotino::quad::kCount> rate{};
+  for (std::size_t k = 0; k < kGaussNode.size(); ++k) {
+    const double t = mid + half * kGaussNode[k];
+    solver_->interpolate(t, y_node_, {});
+    dae_.quadrature_rates(t, y_node_, rate);
+    for (std::size_t j = 0; j < sum.size(); ++j) sum[j] += kGaussWeight[k] * rate[j];
+  }
+  for (std::size_t i = 0; i < 3; ++i) {
+    const auto roller = static_cast<std::size_t>(robotino_sector_roller(sector_[i]));
+    roller_rad_[i][roller] += half * sum[robotino::quad::kRoller + i];
+  }
+  energy_in_J_ += half * sum[robotino::quad::kPowerIn];
+  energy_res_J_ += half * sum[robotino::quad::kPowerRes];
+  t_quad_s_ = t_s;
+}
+
+void RobotinoBackend::apply_switches(double t_s, std::span<const int> found) {
+  solver_->interpolate(t_s, y_node_, {});
   for (int i = 0; i < kWheels; ++i) {
     const auto ui = static_cast<std::size_t>(i);
-    const bool down = found[2 * ui] != 0;
-    const bool up = found[2 * ui + 1] != 0;
-    if (!down && !up) continue;
-    const std::int64_t from = dae_.sector(i);
-    const std::int64_t to = from + (up ? 1 : -1);
-    // The roller leaving contact keeps its angle; the new one starts from its own.
-    roller_base_rad_[ui][static_cast<std::size_t>(robotino_sector_roller(from))] += y[var::kRoller + ui];
-    y[var::kRoller + ui] = 0.0;
-    double lo = (static_cast<double>(to) - 0.5) * kPitch;
-    double hi = (static_cast<double>(to) + 0.5) * kPitch;
-    (up ? lo : hi) += up ? -kSwitchHysteresis_rad : kSwitchHysteresis_rad;
-    dae_.set_sector(i, to, lo, hi);
+    if (found[ui] == 0) continue;
+    // θ is at one edge of the old sector: the nearer edge tells the direction.
+    const double theta = y_node_[var::kTheta + ui];
+    const std::int64_t from = sector_[ui];
+    const std::int64_t to = theta > static_cast<double>(from) * kPitch ? from + 1 : from - 1;
+    sector_[ui] = to;
+    system_->set_window(ui, to, to > from ? -1 : 1);
     ++switch_count_[ui];
-    last_switch_[ui] = {t_s, y[var::kTheta + ui], from, to};
+    last_switch_[ui] = {t_s, theta, from, to};
   }
-  // The side force jumps (dr_roll/dθ changes sign): restart BDF with consistent y', y_a.
-  solver_->reinit(t_s, y, solver_->yp());
+  if (!config_.solver.restart_at_switch) return;
+  // dr_roll/dθ changes sign, so the side forces and accelerations jump: restart the BDF
+  // history with consistent algebraic variables and derivatives.
+  const double h_last = solver_->last_step_s();
+  solver_->interpolate(t_s, y_node_, yp_);
+  solver_->reinit(t_s, y_node_, yp_);
+  if (h_last > 0.0) solver_->set_initial_step(kRestartStepFraction * h_last);
   solver_->correct_initial_conditions(t_s + config_.solver.max_step_s);
+  restart_t_s_ = t_s;
 }
 
 void RobotinoBackend::write_state(double t_s, std::span<double> q, std::span<double> o) const {
-  const std::span<const double> y = solver_->y();
-  const std::span<const double> yp = solver_->yp();
-  q[kRobotinoJointX] = y[var::kX];
-  q[kRobotinoJointY] = y[var::kY];
-  q[kRobotinoJointPhi] = y[var::kPhi];
+  const std::span<const double> y = y_;
+  const std::span<const double> yp = yp_;
   const robotino::ReferenceState& ref = dae_.reference(t_s);
+  q[kRobotinoJointX] = ref.pose.x_m + y[var::kDx];
+  q[kRobotinoJointY] = ref.pose.y_m + y[var::kDy];
+  q[kRobotinoJointPhi] = ref.pose.phi_rad + y[var::kDphi];
   o[out::kXRef] = ref.pose.x_m;
   o[out::kYRef] = ref.pose.y_m;
   o[out::kPhiRef] = ref.pose.phi_rad;
-  o[out::kDx] = y[var::kX] - ref.pose.x_m;
-  o[out::kDy] = y[var::kY] - ref.pose.y_m;
-  o[out::kDphi] = y[var::kPhi] - ref.pose.phi_rad;
+  o[out::kDx] = y[var::kDx];
+  o[out::kDy] = y[var::kDy];
+  o[out::kDphi] = y[var::kDphi];
   o[out::kVx] = y[var::kVx];
   o[out::kVy] = y[var::kVy];
   o[out::kOmegaZ] = y[var::kOmegaZ];
@@ -275,30 +380,30 @@ void RobotinoBackend::write_state(double t_s, std::span<double> q, std::span<dou
   for (int i = 0; i < kWheels; ++i) {
     const auto ui = static_cast<std::size_t>(i);
     q[kRobotinoJointAxle1 + ui] = y[var::kTheta + ui];
-    const int contact = robotino_sector_roller(dae_.sector(i));
     for (int j = 0; j < kRobotinoRollersPerWheel; ++j) {
-      const auto uj = static_cast<std::size_t>(j);
-      q[robotino_roller_joint(i, j)] = roller_base_rad_[ui][uj] + (j == contact ? y[var::kRoller + ui] : 0.0);
+      q[robotino_roller_joint(i, j)] = roller_rad_[ui][static_cast<std::size_t>(j)];
     }
     const robotino::WheelDerived w = dae_.wheel(i, t_s, y, yp);
     o[out::kOmega1 + ui] = w.omega_rad_per_s;
     o[out::kOmegaRef1 + ui] = w.omega_ref_rad_per_s;
     o[out::kCurrent1 + ui] = y[var::kCurrent + ui];
-    o[out::kVoltage1 + ui] = y[var::kVoltage + ui];
+    // From the model at the interpolated state: the algebraic u's own interpolant can overshoot
+    // the limit near a saturation kink.
+    o[out::kVoltage1 + ui] = w.voltage_V;
     o[out::kTorque1 + ui] = w.drive_torque_N_m;
     o[out::kMotorTorque1 + ui] = w.motor_torque_N_m;
     o[out::kForceRoll1 + ui] = y[var::kForceRoll + ui];
     o[out::kForceSide1 + ui] = y[var::kForceSide + ui];
-    o[out::kContact1 + ui] = contact + 1;
+    o[out::kContact1 + ui] = robotino_sector_roller(sector_[ui]) + 1;
     o[out::kRollerSpeed1 + ui] = w.roller_speed_rad_per_s;
     o[out::kRollingArm1 + ui] = w.rolling_arm_m;
     o[out::kPidInt1 + ui] = y[var::kPidInt + ui];
   }
-  const double stored = dae_.stored_energy_J(y);
-  o[out::kEnergyIn] = y[var::kEnergyIn];
-  o[out::kEnergyRes] = y[var::kEnergyRes];
+  const double stored = dae_.stored_energy_J(t_s, y);
+  o[out::kEnergyIn] = energy_in_J_;
+  o[out::kEnergyRes] = energy_res_J_;
   o[out::kEnergyStored] = stored;
-  o[out::kEnergyBalance] = y[var::kEnergyIn] - y[var::kEnergyRes] - (stored - stored_energy0_J_);
+  o[out::kEnergyBalance] = energy_in_J_ - energy_res_J_ - (stored - stored_energy0_J_);
 }
 
 }  // namespace cosim::dynamics

@@ -1,11 +1,11 @@
 #include "cosim/dynamics/robotino_geometry.hpp"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <numbers>
 #include <random>
 #include <set>
-
-#include <gtest/gtest.h>
 
 namespace cosim::dynamics {
 namespace {

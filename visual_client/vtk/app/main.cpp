@@ -148,7 +148,7 @@ int run_bench(const VisualOptions& options, const scene::SceneModel& scene) {
     const auto t1 = Clock::now();
     render_s += std::chrono::duration<double>(t1 - t0).count();
     if (video) {
-      const auto pixels = viewer.read_rgb();
+      const auto pixels = viewer.read_rgba();
       const auto t2 = Clock::now();
       readback_s += std::chrono::duration<double>(t2 - t1).count();
       video->write(pixels);
@@ -158,9 +158,9 @@ int run_bench(const VisualOptions& options, const scene::SceneModel& scene) {
   if (video) video->finish();
   const double total_s = std::chrono::duration<double>(Clock::now() - start).count();
   const double n = options.bench_frames;
-  std::printf("cosim-visual bench: scene %s, %zu actors, %zu triangles, %dx%d offscreen, %d frames\n",
-              scene.name().c_str(), view.actors().size(), view.triangle_count(), options.width, options.height,
-              options.bench_frames);
+  std::printf("cosim-visual bench: scene %s, %zu actors (%zu closed), %zu triangles, %dx%d offscreen, %d frames\n",
+              scene.name().c_str(), view.actors().size(), view.closed_renders(), view.triangle_count(), options.width,
+              options.height, options.bench_frames);
   std::printf("render: %.1f fps (%.2f ms/frame)\n", n / render_s, 1e3 * render_s / n);
   if (video) {
     std::printf("readback: %.2f ms/frame, video write: %.2f ms/frame (%s)\n", 1e3 * readback_s / n,
@@ -189,8 +189,11 @@ int run(VisualOptions options, int argc, char** argv) {
   namespace fs = std::filesystem;
   std::unique_ptr<util::EventLog> log;
   try {
+    // A process about to re-run itself under xvfb-run leaves visual.log to its successor.
+    const char* display_env = std::getenv("DISPLAY");
+    const bool will_reexec = (display_env == nullptr || *display_env == '\0') && !running_under_own_xvfb();
     fs::path log_path;
-    if (!options.out_dir.empty()) {
+    if (!options.out_dir.empty() && !will_reexec) {
       std::error_code ec;
       fs::create_directories(options.out_dir, ec);
       if (ec) throw util::BadInputError("--out " + options.out_dir.string() + ": cannot create: " + ec.message());
@@ -211,8 +214,7 @@ int run(VisualOptions options, int argc, char** argv) {
               std::to_string(scene->probes().size()) + " probes");
 
     const bool standalone = options.standalone;
-    const char* display = std::getenv("DISPLAY");
-    const bool have_display = display != nullptr && *display != '\0' && !running_under_own_xvfb();
+    const bool have_display = !will_reexec && !running_under_own_xvfb();
     // No window without a display, nor for screenshots and benchmarks.
     options.offscreen = options.offscreen || !have_display || options.bench_frames > 0 ||
                         (standalone && !options.screenshot.empty());

@@ -18,7 +18,6 @@
 #include <vtkRenderWindowInteractor.h>
 
 #include "cosim/protocol/version.hpp"
-#include "cosim/util/clock.hpp"
 #include "cosim/util/errors.hpp"
 #include "cosim/visual/vtk/display.hpp"
 #include "cosim/visual/vtk/video_encoder.hpp"
@@ -142,14 +141,18 @@ void offscreen_loop(const VisualOptions& options, const scene::SceneModel& scene
   auto video = open_video(options, session, log);
   // Should the X server vanish under us (Xvfb stopped by the same Ctrl-C), close the video
   // before Xlib ends the process.
-  on_x_connection_lost([&video] {
+  on_x_connection_lost([&video, &session, &log] {
     try {
       if (video) video->finish();
     } catch (...) {
     }
-    if (!wire::stop_requested()) std::fprintf(stderr, "cosim-visual: error: lost the connection to the X server\n");
+    const bool interrupted = wire::stop_requested();
+    const auto code = interrupted ? util::kExitInterrupted : util::kExitPeerFailure;
+    const std::string message = interrupted ? "interrupted" : "lost the connection to the X server";
+    log.error(message);
+    session.fail(code, "cosim-visual: " + message);
     std::fflush(nullptr);
-    std::_Exit(wire::stop_requested() ? util::kExitInterrupted : util::kExitPeerFailure);
+    std::_Exit(code);
   });
   FrameState state(scene, session.reported_probes().size());
   const int tracked = session.reported_probes().empty() ? -1 : session.reported_probes()[0];
@@ -179,7 +182,7 @@ void offscreen_loop(const VisualOptions& options, const scene::SceneModel& scene
     rate.tick();
     if (options.slow_ms > 0) std::this_thread::sleep_for(slow);
     session.report(state.p_WP);
-    if (video) video->write(viewer.read_rgb());
+    if (video) video->write(viewer.read_rgba());
     if (options.screenshot_every > 0 && session.seq() % static_cast<std::uint64_t>(options.screenshot_every) == 0) {
       viewer.write_png(screenshot_path(options, "frame", session.seq()));
     }
@@ -296,7 +299,7 @@ void interactive_loop(const VisualOptions& options, const scene::SceneModel& sce
       ++rendered;
       rate.tick();
       if (options.slow_ms > 0) std::this_thread::sleep_for(slow);
-      if (video) video->write(viewer.read_rgb());
+      if (video) video->write(viewer.read_rgba());
       if (options.screenshot_every > 0 && seq % static_cast<std::uint64_t>(options.screenshot_every) == 0) {
         viewer.write_png(screenshot_path(options, "frame", seq));
       }
@@ -344,8 +347,8 @@ int run_session(const VisualOptions& options, const scene::SceneModel& scene, ut
     // Actors first: a mesh that cannot be read is reported before anything waits on a peer.
     SceneView view(scene);
     log.info("scene " + scene.name() + ": " + std::to_string(view.actors().size()) + " actors, " +
-             std::to_string(view.triangle_count()) + " triangles, " + std::to_string(view.meshes_loaded()) +
-             " mesh files");
+             std::to_string(view.triangle_count()) + " triangles, " + std::to_string(view.closed_renders()) +
+             " closed (back faces culled), " + std::to_string(view.meshes_loaded()) + " mesh files");
     if (!options.out_dir.empty()) {
       record = std::make_unique<wire::CosimLogWriter>(options.out_dir / "visual.cosimlog", protocol::kProtocolMajor,
                                                       protocol::kProtocolMinor);

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <stdexcept>
+#include <utility>
 #include <string>
 #include <system_error>
 #include <type_traits>
@@ -10,9 +12,11 @@
 
 #include <vtkAppendPolyData.h>
 #include <vtkCellArray.h>
+#include <vtkCleanPolyData.h>
 #include <vtkConeSource.h>
 #include <vtkCubeSource.h>
 #include <vtkCylinderSource.h>
+#include <vtkFeatureEdges.h>
 #include <vtkNamedColors.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
@@ -22,9 +26,11 @@
 #include <vtkRenderer.h>
 #include <vtkRotationalExtrusionFilter.h>
 #include <vtkSTLReader.h>
+#include <vtkShaderProperty.h>
 #include <vtkSphereSource.h>
 #include <vtkTransform.h>
 #include <vtkTransformPolyDataFilter.h>
+#include <vtkTriangleFilter.h>
 
 #include "cosim/visual/vtk/vtk_messages.hpp"
 
@@ -34,6 +40,31 @@ namespace {
 
 // A mesh bigger than this is refused before VTK allocates for it.
 constexpr std::uintmax_t kMaxMeshBytes = 512ull << 20;
+// Points closer than this are one point (a swept profile's 360-degree copy is off by ~1e-16 m).
+constexpr double kMergeTolerance_m = 1e-9;
+
+// Replaces VTK 9.1's fragment lighting (ambientColor, diffuseColor, opacity and the
+// two-sided normal are set by VTK's code before this point).
+constexpr const char* kHeadlightDiffuse =
+    "  float df = max(0.0, normalVCVSOutput.z);\n"
+    "  gl_FragData[0] = vec4(ambientColor + df * diffuseColor, opacity);\n";
+
+/// True when every edge is shared by exactly two polygons: a closed, manifold surface that
+/// can be oriented outwards and seen from outside only.
+bool is_closed_surface(vtkPolyData* polydata) {
+  if (polydata->GetNumberOfPolys() + polydata->GetNumberOfStrips() == 0 || polydata->GetNumberOfLines() > 0) {
+    return false;
+  }
+  auto edges = vtkSmartPointer<vtkFeatureEdges>::New();
+  edges->SetInputData(polydata);
+  edges->BoundaryEdgesOn();
+  edges->NonManifoldEdgesOn();
+  edges->FeatureEdgesOff();
+  edges->ManifoldEdgesOff();
+  edges->ColoringOff();
+  edges->Update();
+  return edges->GetOutput()->GetNumberOfCells() == 0;
+}
 
 /// Eigen (column-major) pose -> VTK row-major 4x4 elements.
 void to_vtk(const Eigen::Isometry3d& X, double elements[16]) {
@@ -75,6 +106,41 @@ vtkSmartPointer<vtkPolyData> transformed(vtkPolyData* input, const Eigen::Isomet
   filter->SetInputData(input);
   filter->SetTransform(to_vtk_transform(X));
   return run(filter);
+}
+
+/// A geometry ready to draw: triangles with normals, and whether it is a closed solid.
+struct Prepared {
+  vtkSmartPointer<vtkPolyData> mesh;
+  bool closed = false;
+};
+
+/// Merges coincident points (VTK sources repeat them per face) so that a closed solid is
+/// seen as one; a closed one is oriented outwards, so that its back faces can be culled.
+/// That halves the pixels llvmpipe shades (a box's bottom face under its top...).
+Prepared prepare(vtkPolyData* shape) {
+  auto triangles = vtkSmartPointer<vtkTriangleFilter>::New();  // strips -> triangles
+  triangles->SetInputData(shape);
+  triangles->PassLinesOff();
+  triangles->PassVertsOff();
+  auto clean = vtkSmartPointer<vtkCleanPolyData>::New();  // drops triangles merged to nothing
+  clean->SetInputConnection(triangles->GetOutputPort());
+  clean->ToleranceIsAbsoluteOn();
+  clean->SetAbsoluteTolerance(kMergeTolerance_m);
+  clean->ConvertLinesToPointsOff();
+  clean->ConvertPolysToLinesOff();
+  clean->ConvertStripsToPolysOff();
+  auto merged = run(clean);
+  Prepared out;
+  out.closed = is_closed_surface(merged);
+  // Normals split at sharp edges: flat box faces, smooth barrels.
+  auto normals = vtkSmartPointer<vtkPolyDataNormals>::New();
+  normals->SetInputData(merged);
+  normals->SetFeatureAngle(40.0);
+  normals->SplittingOn();
+  normals->ConsistencyOn();
+  normals->SetAutoOrientNormals(out.closed);
+  out.mesh = run(normals);
+  return out;
 }
 
 class Builder {
@@ -218,23 +284,30 @@ SceneView::SceneView(const scene::SceneModel& scene) : scene_(scene) {
   };
 
   Builder builder(meshes_loaded_);
-  std::vector<vtkSmartPointer<vtkPolyData>> shapes(scene.geometries().size());
+  std::vector<Prepared> shapes(scene.geometries().size());
+  // Parts using the same file at the same scale share one prepared mesh.
+  std::map<std::pair<std::string, double>, Prepared> parts;
+  const auto prepared = [&](const scene::Geometry& g) {
+    const auto* part = std::get_if<scene::Part>(&g.shape);
+    if (part == nullptr) return prepare(builder.shape(g));
+    auto [it, added] = parts.try_emplace({part->file.string(), part->scale});
+    if (added) it->second = prepare(builder.shape(g));
+    return it->second;
+  };
   for (const auto& render : scene.renders()) {
-    // Every geometry of the render, placed in the render's frame, in one polydata.
+    // Every geometry of the render, placed in the render's frame, in one polydata. The
+    // render is closed when each of its geometries is.
     auto append = vtkSmartPointer<vtkAppendPolyData>::New();
+    bool closed = true;
     for (const auto& placed : render.parts) {
       auto& shape = shapes[static_cast<std::size_t>(placed.geometry)];
-      if (!shape) shape = builder.shape(scene.geometries()[static_cast<std::size_t>(placed.geometry)]);
-      append->AddInputData(transformed(shape, placed.X_FG));
+      if (!shape.mesh) shape = prepared(scene.geometries()[static_cast<std::size_t>(placed.geometry)]);
+      append->AddInputData(transformed(shape.mesh, placed.X_FG));  // rigid: keeps the orientation
+      closed = closed && shape.closed;
     }
-    // Normals once, split at sharp edges: flat box faces, smooth barrels.
-    auto normals = vtkSmartPointer<vtkPolyDataNormals>::New();
-    normals->SetInputConnection(append->GetOutputPort());
-    normals->SetFeatureAngle(40.0);
-    normals->SplittingOn();
-    normals->ConsistencyOn();
-    auto polydata = run(normals);
-    triangles_ += static_cast<std::size_t>(polydata->GetNumberOfPolys() + polydata->GetNumberOfStrips());
+    auto polydata = run(append);
+    triangles_ += static_cast<std::size_t>(polydata->GetNumberOfPolys());
+    closed_renders_ += closed ? 1 : 0;
 
     auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
     mapper->SetInputData(polydata);
@@ -246,15 +319,16 @@ SceneView::SceneView(const scene::SceneModel& scene) : scene_(scene) {
     actor->GetProperty()->SetColor(rgb);
     actor->GetProperty()->SetOpacity(render.opacity);
     if (render.opacity <= 0.0) actor->VisibilityOff();
-    actor->GetProperty()->SetAmbient(0.15);
-    if (!getenv("NOSPEC")) actor->GetProperty()->SetSpecular(0.2);
-    actor->GetProperty()->SetSpecularPower(20.0);
+    actor->GetProperty()->SetAmbient(0.25);
+    actor->GetProperty()->SetDiffuse(0.85);
+    if (closed) actor->GetProperty()->BackfaceCullingOn();
+    // Headlight, diffuse only: VTK's own headlight code adds a pow() per pixel for the
+    // specular term, 15-25% of the frame under llvmpipe, for highlights nobody needs here.
+    actor->GetShaderProperty()->AddFragmentShaderReplacement("//VTK::Light::Impl", true, kHeadlightDiffuse, false);
     actor->SetUserTransform(transform_of(render.frame));
     if (frame_actor_[static_cast<std::size_t>(render.frame)] == nullptr) {
       frame_actor_[static_cast<std::size_t>(render.frame)] = actor;
     }
-    if (getenv("NOFLOOR") && !frame_moves[static_cast<std::size_t>(render.frame)]) actor->VisibilityOff();
-    if (getenv("NOROBOT") && frame_moves[static_cast<std::size_t>(render.frame)]) actor->VisibilityOff();
     actors_.push_back(actor);
     actor_moves_.push_back(frame_moves[static_cast<std::size_t>(render.frame)]);
   }
@@ -263,15 +337,14 @@ SceneView::SceneView(const scene::SceneModel& scene) : scene_(scene) {
 }
 
 void SceneView::add_to(vtkRenderer& renderer) const {
-  if (getenv("FLOORLAST")) {
-    for (std::size_t i = 0; i < actors_.size(); ++i) if (actor_moves_[i]) renderer.AddActor(actors_[i]);
-    for (std::size_t i = 0; i < actors_.size(); ++i) if (!actor_moves_[i]) renderer.AddActor(actors_[i]);
-    return;
-  }
   for (const auto& actor : actors_) renderer.AddActor(actor);
 }
 
 void SceneView::update(std::span<const Eigen::Isometry3d> X_WF) {
+  if (X_WF.size() != scene_.frames().size()) {
+    throw std::invalid_argument("SceneView::update: expected " + std::to_string(scene_.frames().size()) +
+                                " frame transforms, got " + std::to_string(X_WF.size()));
+  }
   double elements[16];
   for (const int f : used_frames_) {
     to_vtk(X_WF[static_cast<std::size_t>(f)], elements);
@@ -281,7 +354,11 @@ void SceneView::update(std::span<const Eigen::Isometry3d> X_WF) {
 
 void SceneView::probe_positions(std::span<Eigen::Vector3d> p_WP) const {
   const auto probes = scene_.probes();
-  for (std::size_t i = 0; i < probes.size() && i < p_WP.size(); ++i) {
+  if (p_WP.size() != probes.size()) {
+    throw std::invalid_argument("SceneView::probe_positions: expected room for " + std::to_string(probes.size()) +
+                                " probes, got " + std::to_string(p_WP.size()));
+  }
+  for (std::size_t i = 0; i < probes.size(); ++i) {
     const auto f = static_cast<std::size_t>(probes[i].frame);
     // The matrix VTK renders the actor with, or the frame's transform if it has no actor.
     vtkMatrix4x4* X_WF = frame_actor_[f] != nullptr ? frame_actor_[f]->GetMatrix()

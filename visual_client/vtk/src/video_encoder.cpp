@@ -36,6 +36,38 @@ std::string format_fps(double fps) {
 
 }  // namespace
 
+void rgba_bottom_up_to_yuv420(const std::uint8_t* rgba, int width, int height, std::uint8_t* yuv) {
+  // BT.709, limited range, 8-bit integer coefficients (x 256, each row summing to 0 for
+  // chroma so that greys stay neutral); chroma of each 2x2 block
+  // from its mean colour. Output rows top-down, so the image is flipped on the way.
+  const std::size_t w = static_cast<std::size_t>(width), h = static_cast<std::size_t>(height);
+  std::uint8_t* Y = yuv;
+  std::uint8_t* U = yuv + w * h;
+  std::uint8_t* V = U + (w / 2) * (h / 2);
+  const auto luma = [](int r, int g, int b) { return static_cast<std::uint8_t>(16 + ((47 * r + 157 * g + 16 * b + 128) >> 8)); };
+  for (std::size_t row = 0; row < h; row += 2) {
+    const std::uint8_t* in0 = rgba + (h - 1 - row) * w * 4;  // output row `row`
+    const std::uint8_t* in1 = in0 - w * 4;                   // output row `row + 1`
+    std::uint8_t* y0 = Y + row * w;
+    std::uint8_t* y1 = y0 + w;
+    std::uint8_t* u = U + (row / 2) * (w / 2);
+    std::uint8_t* v = V + (row / 2) * (w / 2);
+    for (std::size_t x = 0; x < w; x += 2) {
+      const std::uint8_t* a = in0 + 4 * x;
+      const std::uint8_t* b = in1 + 4 * x;
+      y0[x] = luma(a[0], a[1], a[2]);
+      y0[x + 1] = luma(a[4], a[5], a[6]);
+      y1[x] = luma(b[0], b[1], b[2]);
+      y1[x + 1] = luma(b[4], b[5], b[6]);
+      const int r = (a[0] + a[4] + b[0] + b[4] + 2) >> 2;
+      const int g = (a[1] + a[5] + b[1] + b[5] + 2) >> 2;
+      const int bl = (a[2] + a[6] + b[2] + b[6] + 2) >> 2;
+      u[x / 2] = static_cast<std::uint8_t>(128 + ((-26 * r - 87 * g + 113 * bl + 128) >> 8));
+      v[x / 2] = static_cast<std::uint8_t>(128 + ((112 * r - 102 * g - 10 * bl + 128) >> 8));
+    }
+  }
+}
+
 std::optional<std::filesystem::path> find_on_path(const std::string& name) {
   const char* path = std::getenv("PATH");
   if (path == nullptr) return std::nullopt;
@@ -92,12 +124,15 @@ void VideoEncoder::start_ffmpeg(const std::filesystem::path& ffmpeg) {
       options_.ffmpeg_log.empty() ? std::filesystem::path(file_.string() + ".ffmpeg.log") : options_.ffmpeg_log;
   options_.ffmpeg_log = log;
   const std::string size = std::to_string(options_.width) + "x" + std::to_string(options_.height);
-  // Rows arrive bottom-up (OpenGL), hence vflip. veryfast: the 2-core budget of a coupled
-  // 30 fps run cannot afford x264's default preset at 720p (see bench/render).
+  // Frames go in as YUV 4:2:0 (BT.709, converted by the writer thread): ffmpeg's own
+  // rgb24 -> yuv420p conversion took more CPU than x264 itself. ultrafast: ~4 ms of CPU per
+  // 720p frame against ~14 (veryfast) and more (default). On 2 cores shared with software
+  // rendering, both decide whether a coupled 30 fps run keeps up (bench/render).
   std::vector<std::string> args{ffmpeg.string(), "-hide_banner", "-loglevel", "error", "-nostats",
-                                "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", size, "-r", format_fps(options_.fps),
-                                "-i", "-", "-vf", "vflip", "-c:v", "libx264", "-preset", "veryfast",
-                                "-pix_fmt", "yuv420p", "-y", file_.string()};
+                                "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", size, "-r", format_fps(options_.fps),
+                                "-i", "-", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p",
+                                "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709",
+                                "-color_range", "tv", "-y", file_.string()};
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -133,6 +168,58 @@ void VideoEncoder::start_ffmpeg(const std::filesystem::path& ffmpeg) {
   }
   fd_ = fds[1];
   ffmpeg_used_ = true;
+  const std::size_t frame_bytes = static_cast<std::size_t>(options_.width) * options_.height * 4;
+  ring_.assign(kBuffers, std::vector<std::uint8_t>(frame_bytes));
+  yuv_.resize(static_cast<std::size_t>(options_.width) * options_.height * 3 / 2);
+  writer_ = std::thread([this] { writer_loop(); });
+}
+
+void VideoEncoder::writer_loop() {
+  while (true) {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return count_ > 0 || closing_; });
+    if (count_ == 0) return;  // closing and drained
+    const std::vector<std::uint8_t>& frame = ring_[head_];
+    lock.unlock();
+    // The slot stays ours until count_ drops: write() never touches a queued frame.
+    rgba_bottom_up_to_yuv420(frame.data(), options_.width, options_.height, yuv_.data());
+    const std::uint8_t* data = yuv_.data();
+    std::size_t left = yuv_.size();
+    int error = 0;
+    while (left > 0) {
+      const ssize_t n = ::write(fd_, data, left);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        error = n < 0 ? errno : EPIPE;
+        break;
+      }
+      data += n;
+      left -= static_cast<std::size_t>(n);
+    }
+    lock.lock();
+    if (error != 0) {
+      writer_error_ = std::make_exception_ptr(
+          util::BadInputError("ffmpeg stopped taking frames for " + file_.string() + " (" + std::strerror(error) +
+                              "): " + ffmpeg_tail()));
+      count_ = 0;
+      closing_ = true;
+      changed_.notify_all();
+      return;
+    }
+    head_ = (head_ + 1) % ring_.size();
+    --count_;
+    changed_.notify_all();
+  }
+}
+
+void VideoEncoder::stop_writer() {
+  if (!writer_.joinable()) return;
+  {
+    std::lock_guard lock(mutex_);
+    closing_ = true;
+    changed_.notify_all();
+  }
+  writer_.join();
 }
 
 std::string VideoEncoder::ffmpeg_tail() const {
@@ -144,33 +231,28 @@ std::string VideoEncoder::ffmpeg_tail() const {
   return last.empty() ? "no message (see " + options_.ffmpeg_log.string() + ")" : last;
 }
 
-void VideoEncoder::write(std::span<const std::uint8_t> rgb) {
-  const std::size_t expected = static_cast<std::size_t>(options_.width) * options_.height * 3;
-  if (rgb.size() != expected) {
-    throw std::invalid_argument("video frame has " + std::to_string(rgb.size()) + " bytes, expected " +
+void VideoEncoder::write(std::span<const std::uint8_t> rgba) {
+  const std::size_t expected = static_cast<std::size_t>(options_.width) * options_.height * 4;
+  if (rgba.size() != expected) {
+    throw std::invalid_argument("video frame has " + std::to_string(rgba.size()) + " bytes, expected " +
                                 std::to_string(expected));
   }
-  if (fd_ >= 0) {
-    const std::uint8_t* data = rgb.data();
-    std::size_t left = rgb.size();
-    while (left > 0) {
-      const ssize_t n = ::write(fd_, data, left);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
-        const std::string why = std::strerror(errno);
-        ::close(fd_);
-        fd_ = -1;
-        int status = 0;
-        ::waitpid(pid_, &status, 0);
-        pid_ = -1;
-        throw util::BadInputError("ffmpeg stopped while writing " + file_.string() + " (" + why + "): " + ffmpeg_tail());
-      }
-      data += n;
-      left -= static_cast<std::size_t>(n);
-    }
+  if (writer_.joinable()) {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return count_ < ring_.size() || writer_error_; });
+    if (writer_error_) std::rethrow_exception(writer_error_);
+    // The free slot is invisible to the writer until count_ grows: copy it unlocked.
+    std::uint8_t* slot = ring_[(head_ + count_) % ring_.size()].data();
+    lock.unlock();
+    std::memcpy(slot, rgba.data(), rgba.size());
+    lock.lock();
+    ++count_;
+    changed_.notify_all();
   } else if (ogg_) {
+    // The Theora writer takes RGB.
     auto* scalars = vtkUnsignedCharArray::SafeDownCast(image_->GetPointData()->GetScalars());
-    std::memcpy(scalars->GetPointer(0), rgb.data(), rgb.size());
+    std::uint8_t* out = scalars->GetPointer(0);
+    for (std::size_t i = 0, n = rgba.size() / 4; i < n; ++i) std::memcpy(out + 3 * i, rgba.data() + 4 * i, 3);
     scalars->Modified();
     image_->Modified();
     ogg_->Write();
@@ -186,20 +268,25 @@ void VideoEncoder::finish() {
     return;
   }
   if (pid_ <= 0) return;
-  ::close(fd_);  // EOF: ffmpeg flushes and writes the MP4 index
+  stop_writer();  // sends what is queued
+  ::close(fd_);   // EOF: ffmpeg flushes and writes the MP4 index
   fd_ = -1;
   int status = 0;
   while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
   }
   pid_ = -1;
+  if (writer_error_) std::rethrow_exception(writer_error_);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     throw util::BadInputError("ffmpeg failed writing " + file_.string() + " (" +
                               (WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
                                                  : "signal " + std::to_string(WTERMSIG(status))) +
                               "): " + ffmpeg_tail());
   }
+  // Keep ffmpeg's messages only when there are any.
   std::error_code ec;
-  if (options_.ffmpeg_log.string() == file_.string() + ".ffmpeg.log") std::filesystem::remove(options_.ffmpeg_log, ec);
+  if (std::filesystem::file_size(options_.ffmpeg_log, ec) == 0 || options_.ffmpeg_log.string() == file_.string() + ".ffmpeg.log") {
+    std::filesystem::remove(options_.ffmpeg_log, ec);
+  }
 }
 
 VideoEncoder::~VideoEncoder() {

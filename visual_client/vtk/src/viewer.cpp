@@ -76,18 +76,11 @@ Viewer::Viewer(SceneView& view, const ViewerOptions& options)
 
   renderer_ = vtkSmartPointer<vtkRenderer>::New();
   renderer_->SetBackground(0.80, 0.85, 0.91);
-  // A headlight alone leaves the floor dim at grazing angles: add a light from above.
+  // One headlight: the cheapest lighting VTK has (llvmpipe shades every pixel on the CPU;
+  // a second light cost 40% of the frame time). Actors get some ambient instead.
   auto head = vtkSmartPointer<vtkLight>::New();
   head->SetLightTypeToHeadlight();
-  head->SetIntensity(0.75);
   renderer_->AddLight(head);
-  auto sky = vtkSmartPointer<vtkLight>::New();
-  sky->SetLightTypeToSceneLight();
-  sky->SetPosition(0.3, -0.5, 1.0);
-  sky->SetFocalPoint(0, 0, 0);
-  sky->SetPositional(false);
-  sky->SetIntensity(0.35);
-  if (!getenv("NOSKY")) renderer_->AddLight(sky);
   view_.add_to(*renderer_);
 
   window_ = vtkSmartPointer<vtkRenderWindow>::New();
@@ -132,12 +125,14 @@ Viewer::Viewer(SceneView& view, const ViewerOptions& options)
   }
 
   pixels_ = vtkSmartPointer<vtkUnsignedCharArray>::New();
-  pixels_->SetNumberOfComponents(3);
+  pixels_->SetNumberOfComponents(4);
   pixels_->SetNumberOfTuples(static_cast<vtkIdType>(width_) * height_);
   grab_ = vtkSmartPointer<vtkWindowToImageFilter>::New();
   grab_->SetInput(window_);
   grab_->SetInputBufferTypeToRGB();
-  grab_->ReadFrontBufferOff();
+  // Offscreen: the framebuffer just drawn (back). A window: what it shows (front, VTK's own
+  // default), as the back buffer is undefined after the swap.
+  grab_->SetReadFrontBuffer(!options_.offscreen);
   grab_->ShouldRerenderOff();  // we grab what was just rendered, never render twice
   png_ = vtkSmartPointer<vtkPNGWriter>::New();
   png_->SetInputConnection(grab_->GetOutputPort());
@@ -222,8 +217,6 @@ void Viewer::update_tracking() {
     camera->SetFocalPoint(f[0] + d.x(), f[1] + d.y(), f[2] + d.z());
     camera->SetPosition(e[0] + d.x(), e[1] + d.y(), e[2] + d.z());
     renderer_->ResetCameraClippingRange();
-    if (getenv("CLIP")) camera->SetClippingRange(atof(getenv("CLIP")), 20);
-    { double r[2]; camera->GetClippingRange(r); static int n=0; if (n++ < 2) fprintf(stderr, "clip %g %g\n", r[0], r[1]); }
     last_target_ = p;
   }
   if (trail_ && trail_count_ < options_.trail_capacity) {
@@ -243,18 +236,14 @@ void Viewer::set_hud_text(const char* text) {
   if (hud_) hud_->SetInput(text);
 }
 
-void Viewer::render() {
-  window_->Render();
-  static bool once = false;
-  if (!once && getenv("CAPS")) { once = true; fprintf(stderr, "%s\n", window_->ReportCapabilities()); }
-}
+void Viewer::render() { window_->Render(); }
 vtkRenderWindow* Viewer::window() const { return window_; }
 vtkRenderer* Viewer::renderer() const { return renderer_; }
 
-std::span<const std::uint8_t> Viewer::read_rgb() {
-  // Back buffer of the frame just rendered (the offscreen framebuffer when offscreen).
-  window_->GetPixelData(0, 0, width_ - 1, height_ - 1, 0, pixels_, 0);
-  return {pixels_->GetPointer(0), static_cast<std::size_t>(width_) * height_ * 3};
+std::span<const std::uint8_t> Viewer::read_rgba() {
+  // Same buffer as the PNG grab (see the constructor).
+  window_->GetRGBACharPixelData(0, 0, width_ - 1, height_ - 1, options_.offscreen ? 0 : 1, pixels_, 0);
+  return {pixels_->GetPointer(0), static_cast<std::size_t>(width_) * height_ * 4};
 }
 
 void Viewer::write_png(const std::filesystem::path& file) {

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include <vtkLogger.h>
 #include <vtkObjectFactory.h>
 #include <vtkOutputWindow.h>
 #include <vtkSmartPointer.h>
@@ -37,21 +38,25 @@ class RoutedOutputWindow : public vtkOutputWindow {
 };
 vtkStandardNewMacro(RoutedOutputWindow)
 
-}  // namespace
-
-void route_vtk_messages(std::function<void(std::string_view)> sink) {
-  g_sink = std::move(sink);
-  auto window = vtkSmartPointer<RoutedOutputWindow>::New();
-  vtkOutputWindow::SetInstance(window);
-}
-
-VtkErrorCapture::VtkErrorCapture() : previous_(current_capture) {
-  current_capture = this;
-  // Make sure errors reach our window even if route_vtk_messages() was never called (tests).
+void install_routed_window() {
+  // VTK 9 also logs errors through loguru straight to stderr: silence that copy.
+  vtkLogger::SetStderrVerbosity(vtkLogger::VERBOSITY_OFF);
   if (vtkOutputWindow::GetInstance() == nullptr || !vtkOutputWindow::GetInstance()->IsA("RoutedOutputWindow")) {
     auto window = vtkSmartPointer<RoutedOutputWindow>::New();
     vtkOutputWindow::SetInstance(window);
   }
+}
+
+}  // namespace
+
+void route_vtk_messages(std::function<void(std::string_view)> sink) {
+  g_sink = std::move(sink);
+  install_routed_window();
+}
+
+VtkErrorCapture::VtkErrorCapture() : previous_(current_capture) {
+  current_capture = this;
+  install_routed_window();  // errors reach us even if route_vtk_messages() was never called (tests)
 }
 VtkErrorCapture::~VtkErrorCapture() { current_capture = previous_; }
 void VtkErrorCapture::add(std::string_view message) {

@@ -1,8 +1,9 @@
 #pragma once
 /// @file
-/// A small RAII wrapper around SUNDIALS IDA (variable-order BDF for F(t, y, y') = 0) with a
-/// dense direct linear solver, an optional user Jacobian and root finding. No SUNDIALS type
-/// appears here; the wrapper preallocates everything, so solve() does not allocate.
+/// A small RAII wrapper around SUNDIALS IDA (variable-order, variable-step BDF for
+/// F(t, y, y') = 0): one-step mode with dense output, root finding, a user Jacobian and either
+/// SUNDIALS' dense LU or BlockLu. No SUNDIALS type appears here; everything is preallocated,
+/// so step() and interpolate() do not allocate.
 
 #include <cstddef>
 #include <memory>
@@ -24,25 +25,32 @@ class DaeSystem {
   /// J = ∂F/∂y + c_j·∂F/∂y', column-major n×n.
   virtual int jacobian(double t_s, double cj, std::span<const double> y, std::span<const double> yp,
                        DenseMatrixRef jac) = 0;
-  /// g(t, y, y'), root_count() values.
+  /// g(t, y, y'), IdaOptions::root_count values.
   virtual int roots(double t_s, std::span<const double> y, std::span<const double> yp,
                     std::span<double> g) = 0;
 };
 
 /// Solver settings.
 struct IdaOptions {
-  double rtol = 1e-6;                    ///< relative tolerance [1]
-  std::span<const double> atol;          ///< per-component absolute tolerances [unit of y_i]
+  double rtol = 1e-6;            ///< relative tolerance [1]
+  std::span<const double> atol;  ///< per-component absolute tolerances [unit of y_i]
+  /// Per-component factor on rtol (empty: 1 everywhere); 0 makes a component's weight
+  /// absolute, for angles that grow without bound.
+  std::span<const double> rtol_scale;
   std::span<const double> differential;  ///< 1 differential, 0 algebraic (IDASetId)
   double max_step_s = 0.02;              ///< largest internal step [s]
-  long max_steps = 1000000;              ///< per solve() call
+  long max_steps = 100000;               ///< steps per step() call before IDA gives up
   bool suppress_algebraic_error = true;  ///< leave algebraic components out of the error test
   bool analytic_jacobian = true;         ///< DaeSystem::jacobian, else IDA's difference quotients
-  int root_count = 0;                    ///< number of root functions
-  std::span<const int> root_direction;   ///< per root: +1 rising, −1 falling, 0 both (may be empty)
+  /// Re-factor the Newton matrix when c_j = α/h changes by more than this fraction (IDA: 0.25).
+  double delta_cj_lsetup = 0.25;
+  /// Block structure for BlockLu (see there); both empty: SUNDIALS' dense LU.
+  std::span<const std::size_t> block_outputs;
+  std::span<const std::size_t> block_diagonal;
+  int root_count = 0;  ///< number of root functions (direction: both)
 };
 
-/// Counters, summed over re-initialisations.
+/// Counters summed over re-initialisations.
 struct IdaStats {
   long steps = 0;
   long residual_evals = 0;
@@ -57,34 +65,42 @@ struct IdaStats {
 /// IDA integrator state for one DaeSystem of size n.
 class IdaSolver {
  public:
-  /// Creates IDA at (t0_s, y0, yp0) with `options`. Throws BackendError (prefixed by `who`) if
-  /// SUNDIALS refuses a setting.
-  IdaSolver(std::string who, DaeSystem& system, std::size_t n, double t0_s,
-            std::span<const double> y0, std::span<const double> yp0, const IdaOptions& options);
+  /// Creates IDA at (t0_s, y0, yp0). Throws BackendError (prefixed by `who`) if SUNDIALS
+  /// refuses a setting, std::invalid_argument for inconsistent sizes.
+  IdaSolver(std::string who, DaeSystem& system, std::size_t n, double t0_s, std::span<const double> y0,
+            std::span<const double> yp0, const IdaOptions& options);
   ~IdaSolver();
   IdaSolver(const IdaSolver&) = delete;
   IdaSolver& operator=(const IdaSolver&) = delete;
 
-  /// IDACalcIC(IDA_YA_YDP_INIT): makes the algebraic components and the derivatives of the
-  /// differential ones consistent at the current time; `t_next_s` gives the direction and scale.
+  /// IDACalcIC(IDA_YA_YDP_INIT) at the current (initial) time: makes the algebraic components
+  /// and the derivatives of the differential ones consistent; `t_next_s` gives IDA the
+  /// direction and scale. The result is in consistent_y()/consistent_yp().
   void correct_initial_conditions(double t_next_s);
+  std::span<const double> consistent_y() const;
+  std::span<const double> consistent_yp() const;
 
-  /// Outcome of solve().
-  enum class Stop { kReachedTime, kRoot };
-  /// Integrates towards tout_s (IDA_NORMAL, interpolated output). Stops early at a root: then
-  /// time_s() is the root and roots_found() says which. Throws BackendError on failure.
-  Stop solve(double tout_s);
-
-  /// Restarts the integrator at (t_s, y, y') (after a discrete change of the model).
-  void reinit(double t_s, std::span<const double> y, std::span<const double> yp);
-
-  /// Time of y()/yp() [s].
-  double time_s() const;
-  /// Solution and its derivative at time_s().
-  std::span<double> y();
-  std::span<double> yp();
+  /// Outcome of step().
+  enum class Stop { kStep, kRoot };
+  /// One internal step (IDA_ONE_STEP) towards tout_s, or a return at a root found in the step
+  /// just taken (then returned_time_s() is the root and roots_found() says which). After a root
+  /// the next call returns the end of that step without stepping. Throws BackendError on failure.
+  Stop step(double tout_s);
+  /// Time of the last step() return [s].
+  double returned_time_s() const;
+  /// End of the last internal step, t_n [s]; the dense output covers [t_n − h_last, t_n].
+  double current_time_s() const;
+  /// Dense output at t_s: y (and y' unless empty); t_s must lie in the last step.
+  void interpolate(double t_s, std::span<double> y, std::span<double> yp);
   /// Per root function after a kRoot stop: +1 / −1 crossing direction, 0 none.
   std::span<const int> roots_found() const;
+
+  /// Restarts at (t_s, y, y') after a discontinuity (order 1, new history).
+  void reinit(double t_s, std::span<const double> y, std::span<const double> yp);
+  /// First step size after the next reinit [s] (0: IDA's estimate).
+  void set_initial_step(double h_s);
+  /// Size of the last internal step [s].
+  double last_step_s() const;
 
   IdaStats stats() const;
 

@@ -1,8 +1,9 @@
 #pragma once
 /// @file
 /// The `robotino` backend: the dynamic model of seed 000 §3-4 (RobotinoDae) solved with
-/// SUNDIALS IDA, roller switches located as roots and restarted with IDAReInit + IDACalcIC.
-/// Equations, parameters and their sources: dynamics_server/robotino/MODEL.md.
+/// SUNDIALS IDA in one-step mode; roller switches are located as roots (optionally followed by
+/// an IDAReInit + IDACalcIC restart); roller angles and energies are Gauss-Legendre quadratures
+/// on IDA's dense output. Equations, parameters and their sources: robotino/MODEL.md.
 
 #include <array>
 #include <cstddef>
@@ -27,33 +28,33 @@ std::unique_ptr<Backend> make_robotino_backend(const Params& params, double t0_s
 /// Column indices into RobotinoBackend::outputs(); per-wheel quantities take 3 columns
 /// (wheel 1, 2, 3). Names and units in output_names().
 namespace robotino_output {
-inline constexpr std::size_t kXRef = 0;          ///< x_ref_m
-inline constexpr std::size_t kYRef = 1;          ///< y_ref_m
-inline constexpr std::size_t kPhiRef = 2;        ///< phi_ref_rad
-inline constexpr std::size_t kDx = 3;            ///< dx_m = x − x_ref
-inline constexpr std::size_t kDy = 4;            ///< dy_m = y − y_ref
-inline constexpr std::size_t kDphi = 5;          ///< dphi_rad = φ − φ_ref
-inline constexpr std::size_t kVx = 6;            ///< vx_m_per_s
-inline constexpr std::size_t kVy = 7;            ///< vy_m_per_s
-inline constexpr std::size_t kOmegaZ = 8;        ///< omega_z_rad_per_s = dφ/dt
-inline constexpr std::size_t kVxRef = 9;         ///< vx_ref_m_per_s
-inline constexpr std::size_t kVyRef = 10;        ///< vy_ref_m_per_s
-inline constexpr std::size_t kOmegaZRef = 11;    ///< omega_z_ref_rad_per_s
-inline constexpr std::size_t kOmega1 = 12;       ///< omega{i}_rad_per_s, wheel speed
-inline constexpr std::size_t kOmegaRef1 = 15;    ///< omega_ref{i}_rad_per_s, eq. 22
-inline constexpr std::size_t kCurrent1 = 18;     ///< i{i}_A, armature current
-inline constexpr std::size_t kVoltage1 = 21;     ///< u{i}_V, applied voltage
-inline constexpr std::size_t kTorque1 = 24;      ///< tau{i}_N_m, reducer torque on the wheel
-inline constexpr std::size_t kMotorTorque1 = 27;  ///< tau_motor{i}_N_m = kt·i
-inline constexpr std::size_t kForceRoll1 = 30;   ///< f_roll{i}_N, ground force along y_i
-inline constexpr std::size_t kForceSide1 = 33;   ///< f_side{i}_N, ground force along x_i
-inline constexpr std::size_t kContact1 = 36;     ///< contact{i}, roller in contact 1..6
-inline constexpr std::size_t kRollerSpeed1 = 39;  ///< omega_roll{i}_rad_per_s
-inline constexpr std::size_t kRollingArm1 = 42;  ///< r_roll{i}_m
-inline constexpr std::size_t kPidInt1 = 45;      ///< pid_int{i}_rad, ∫ motor speed error
-inline constexpr std::size_t kEnergyIn = 48;     ///< energy_in_J = ∫ Σ u·i dt
-inline constexpr std::size_t kEnergyRes = 49;    ///< energy_resistive_J = ∫ Σ Ra·i² dt
-inline constexpr std::size_t kEnergyStored = 50;  ///< energy_stored_J, kinetic + magnetic
+inline constexpr std::size_t kXRef = 0;            ///< x_ref_m
+inline constexpr std::size_t kYRef = 1;            ///< y_ref_m
+inline constexpr std::size_t kPhiRef = 2;          ///< phi_ref_rad
+inline constexpr std::size_t kDx = 3;              ///< dx_m = x − x_ref
+inline constexpr std::size_t kDy = 4;              ///< dy_m = y − y_ref
+inline constexpr std::size_t kDphi = 5;            ///< dphi_rad = φ − φ_ref
+inline constexpr std::size_t kVx = 6;              ///< vx_m_per_s
+inline constexpr std::size_t kVy = 7;              ///< vy_m_per_s
+inline constexpr std::size_t kOmegaZ = 8;          ///< omega_z_rad_per_s = dφ/dt
+inline constexpr std::size_t kVxRef = 9;           ///< vx_ref_m_per_s
+inline constexpr std::size_t kVyRef = 10;          ///< vy_ref_m_per_s
+inline constexpr std::size_t kOmegaZRef = 11;      ///< omega_z_ref_rad_per_s
+inline constexpr std::size_t kOmega1 = 12;         ///< omega{i}_rad_per_s, wheel speed
+inline constexpr std::size_t kOmegaRef1 = 15;      ///< omega_ref{i}_rad_per_s, eq. 22
+inline constexpr std::size_t kCurrent1 = 18;       ///< i{i}_A, armature current
+inline constexpr std::size_t kVoltage1 = 21;       ///< u{i}_V, applied voltage
+inline constexpr std::size_t kTorque1 = 24;        ///< tau{i}_N_m, reducer torque on the wheel
+inline constexpr std::size_t kMotorTorque1 = 27;   ///< tau_motor{i}_N_m = kt·i
+inline constexpr std::size_t kForceRoll1 = 30;     ///< f_roll{i}_N, ground force along y_i
+inline constexpr std::size_t kForceSide1 = 33;     ///< f_side{i}_N, ground force along x_i
+inline constexpr std::size_t kContact1 = 36;       ///< contact{i}, roller in contact 1..6
+inline constexpr std::size_t kRollerSpeed1 = 39;   ///< omega_roll{i}_rad_per_s
+inline constexpr std::size_t kRollingArm1 = 42;    ///< r_roll{i}_m
+inline constexpr std::size_t kPidInt1 = 45;        ///< pid_int{i}_rad, ∫ motor speed error
+inline constexpr std::size_t kEnergyIn = 48;       ///< energy_in_J = ∫ Σ u·i dt
+inline constexpr std::size_t kEnergyRes = 49;      ///< energy_resistive_J = ∫ Σ Ra·i² dt
+inline constexpr std::size_t kEnergyStored = 50;   ///< energy_stored_J, kinetic + magnetic
 inline constexpr std::size_t kEnergyBalance = 51;  ///< energy_balance_J = in − losses − Δstored
 inline constexpr std::size_t kCount = 52;
 }  // namespace robotino_output
@@ -63,7 +64,9 @@ struct RobotinoSolverSettings {
   double rtol = 1e-6;               ///< relative tolerance [1]
   double atol = 1e-6;               ///< base absolute tolerance, scaled per variable type
   double max_step_s = 0.02;         ///< largest IDA step [s]
+  bool restart_at_switch = false;   ///< IDAReInit + IDACalcIC at every roller switch
   bool analytic_jacobian = true;    ///< false: IDA's difference-quotient Jacobian
+  bool block_linear_solver = true;  ///< false: SUNDIALS' dense LU
 };
 
 /// Everything the backend is built from.
@@ -83,7 +86,7 @@ struct RollerSwitch {
 };
 
 /// The Robotino dynamics backend. Joint layout: robotino_joint_names(). At t0_s the chassis is
-/// on the reference, wheel and roller angles are 0.
+/// on the reference (moving with it if start_moving), wheel and roller angles are 0.
 class RobotinoBackend final : public Backend {
  public:
   /// Throws std::invalid_argument for an invalid configuration, BackendError if the initial
@@ -103,18 +106,34 @@ class RobotinoBackend final : public Backend {
  private:
   class System;  // DaeSystem adaptor
   void do_advance_to(double t_s, std::span<double> q, std::span<double> outputs) override;
-  /// Applies the switches IDA just found, then restarts it consistently.
-  void apply_switches();
+  /// Integrates roller angles and energies from t_quad_ to t_s (within IDA's last step).
+  void integrate_quadratures_to(double t_s);
+  /// Switches the contact roller of the wheels whose root was found at t_s; restarts IDA if
+  /// configured to.
+  void apply_switches(double t_s, std::span<const int> found);
+  /// Joint values and outputs from y_, yp_ at t_s.
   void write_state(double t_s, std::span<double> q, std::span<double> outputs) const;
 
   RobotinoConfig config_;
   robotino::RobotinoDae dae_;
   std::unique_ptr<System> system_;
   std::unique_ptr<IdaSolver> solver_;
-  std::array<std::array<double, 6>, 3> roller_base_rad_{};  ///< roller angles at their last switch
+  std::array<double, robotino::var::kCount> y_{};  ///< solution at the current output time
+  std::array<double, robotino::var::kCount> yp_{};
+  std::array<double, robotino::var::kCount> y_node_{};  ///< scratch for quadrature nodes
+  double t_quad_s_;                                     ///< quadratures are integrated up to here
+  std::array<std::array<double, 6>, 3> roller_rad_{};   ///< roller joint angles [rad]
+  std::array<std::int64_t, 3> sector_{};                ///< contact sector per wheel (events)
+  double energy_in_J_ = 0.0;
+  double energy_res_J_ = 0.0;
+  double stored_energy0_J_ = 0.0;
+  bool root_pending_ = false;  ///< a root IDA returned that is not applied yet
+  bool step_open_ = false;     ///< IDA's last step may hold more roots after the one applied
+  double root_t_s_ = 0.0;
+  std::array<int, 3> root_found_{};
+  double restart_t_s_;  ///< time of the last (re)start: IDA has no step history there yet
   std::array<long, 3> switch_count_{};
   std::array<RollerSwitch, 3> last_switch_{};
-  double stored_energy0_J_ = 0.0;
 };
 
 }  // namespace cosim::dynamics

@@ -42,18 +42,21 @@ class SceneView {
 
   /// Moves every actor (and probe frame) to the world transforms X_WF of the scene's frames
   /// (SceneModel::world_transforms() output). Sets matrices only: no pipeline runs, no
-  /// allocation.
+  /// allocation. Throws std::invalid_argument when X_WF is not one pose per scene frame.
   void update(std::span<const Eigen::Isometry3d> X_WF);
 
   /// World position p_WP [m] of every scene probe (SceneModel::probes() order), computed
   /// from VTK's matrices: the actor's own matrix (GetMatrix(), which composes its user
   /// transform) for frames that carry an actor, the frame's VTK transform otherwise.
+  /// Throws std::invalid_argument when p_WP is not one slot per scene probe.
   void probe_positions(std::span<Eigen::Vector3d> p_WP) const;
 
   /// Distinct mesh files read (each STL once, however often it is used).
   std::size_t meshes_loaded() const { return meshes_loaded_; }
   /// Triangles over all actors (after the build).
   std::size_t triangle_count() const { return triangles_; }
+  /// Renders found to be closed surfaces, drawn with back faces culled.
+  std::size_t closed_renders() const { return closed_renders_; }
   /// True for actors whose frame moves with a driven joint (used to frame the camera).
   bool actor_moves(std::size_t render_index) const { return actor_moves_[render_index] != 0; }
 
@@ -69,6 +72,7 @@ class SceneView {
   std::vector<char> actor_moves_;
   std::size_t meshes_loaded_ = 0;
   std::size_t triangles_ = 0;
+  std::size_t closed_renders_ = 0;
 };
 
 /// RGB [0, 1] of a render: vtkNamedColors for a CSS name it knows with the CSS value,

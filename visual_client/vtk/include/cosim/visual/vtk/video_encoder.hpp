@@ -6,11 +6,16 @@
 
 #include <sys/types.h>
 
+#include <condition_variable>
 #include <cstdint>
+#include <exception>
 #include <filesystem>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include <vtkSmartPointer.h>
 
@@ -18,6 +23,10 @@ class vtkImageData;
 class vtkOggTheoraWriter;
 
 namespace cosim::visual {
+
+/// RGBA rows bottom-up (width*height*4 bytes, even sizes, alpha ignored) -> planar YUV
+/// 4:2:0 top-down (width*height*3/2 bytes), BT.709 limited range as tagged in the MP4.
+void rgba_bottom_up_to_yuv420(const std::uint8_t* rgba, int width, int height, std::uint8_t* yuv);
 
 /// First executable called `name` on PATH, or nullopt.
 std::optional<std::filesystem::path> find_on_path(const std::string& name);
@@ -34,6 +43,10 @@ struct VideoOptions {
 
 /// Writes frames to one video file. Throws util::BadInputError on a bad size, an unwritable
 /// file or a failing encoder (with the encoder's last message).
+///
+/// With ffmpeg, a writer thread feeds the pipe from a ring of kBuffers preallocated frames,
+/// so that rendering goes on while ffmpeg takes the previous frame; write() waits when the
+/// ring is full (backpressure, never an unbounded queue).
 class VideoEncoder {
  public:
   explicit VideoEncoder(const VideoOptions& options);
@@ -41,8 +54,12 @@ class VideoEncoder {
   VideoEncoder(const VideoEncoder&) = delete;
   VideoEncoder& operator=(const VideoEncoder&) = delete;
 
-  /// One frame: width*height RGB bytes, rows bottom-up (as OpenGL reads them).
-  void write(std::span<const std::uint8_t> rgb_bottom_up);
+  static constexpr std::size_t kBuffers = 3;
+
+  /// One frame: width*height RGBA pixels (4 bytes), rows bottom-up (as OpenGL reads
+  /// them; RGBA is the framebuffer's own layout, so the cheapest read). Copies it; the
+  /// caller may reuse its buffer at once.
+  void write(std::span<const std::uint8_t> rgba_bottom_up);
   /// Closes the stream, waits for the encoder and checks that it succeeded.
   void finish();
 
@@ -54,6 +71,8 @@ class VideoEncoder {
  private:
   void start_ffmpeg(const std::filesystem::path& ffmpeg);
   std::string ffmpeg_tail() const;
+  void writer_loop();
+  void stop_writer();
   VideoOptions options_;
   std::filesystem::path file_;
   pid_t pid_ = -1;
@@ -61,6 +80,15 @@ class VideoEncoder {
   bool ffmpeg_used_ = false;
   bool finished_ = false;
   std::uint64_t frames_ = 0;
+  // Ring of frames between write() and the writer thread.
+  std::vector<std::vector<std::uint8_t>> ring_;
+  std::vector<std::uint8_t> yuv_;  // the writer thread's conversion buffer
+  std::size_t head_ = 0, count_ = 0;  // next to send, frames queued
+  bool closing_ = false;
+  std::exception_ptr writer_error_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::thread writer_;
   vtkSmartPointer<vtkImageData> image_;  // the fallback's input, reused
   vtkSmartPointer<vtkOggTheoraWriter> ogg_;
 };

@@ -63,9 +63,10 @@ class Viewer {
 
   int width() const { return width_; }
   int height() const { return height_; }
-  /// RGB pixels of the last render, rows bottom-up, width()*height()*3 bytes. The buffer is
+  /// RGBA pixels of the last render, rows bottom-up, width()*height()*4 bytes (RGBA reads
+  /// straight from the framebuffer; RGB took Mesa a conversion, 3x longer). The buffer is
   /// reused: valid until the next call.
-  std::span<const std::uint8_t> read_rgb();
+  std::span<const std::uint8_t> read_rgba();
   /// Writes the last render as PNG. Throws util::BadInputError when the file cannot be written.
   void write_png(const std::filesystem::path& file);
 

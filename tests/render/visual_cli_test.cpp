@@ -1,0 +1,251 @@
+// cosim-visual as a program: reference images, a coupled run with video, errors and exit
+// codes, a slow renderer in free mode. Runs under the X server of xvfb-run (scripts/test.sh).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "cosim/visual/vtk/image_compare.hpp"
+#include "render_paths.hpp"
+
+namespace cosim::test {
+namespace {
+
+// vtkImageDifference's thresholded error between a render and its reference image (0 =
+// same). Per-pixel differences below VTK's threshold (a sum of 105 over the colour channels
+// in the best-matching neighbour within 2 px) are ignored; the rest is summed. Reruns on
+// this machine give 0; the tolerance absorbs a different llvmpipe build or rounding. The
+// robot moved by one pose gives more than kPoseDifference.
+constexpr double kImageTolerance = 2.0;
+constexpr double kPoseDifference = 20.0;
+
+const char* const kPoseA = "";  // every joint at zero
+const char* const kPoseB =
+    "Robotino/x=0.3,Robotino/y=-0.2,Robotino/phi=40deg,Robotino/axle1=30deg,Robotino/axle2=-50deg,"
+    "Robotino/axle3=80deg,Robotino/Wheel_1/roller1=45deg";
+
+/// Output of a shell command (ffprobe), and its exit status.
+std::string run_command(const std::string& command, int* status = nullptr) {
+  std::string out;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return out;
+  std::array<char, 4096> buffer{};
+  while (std::fgets(buffer.data(), buffer.size(), pipe) != nullptr) out += buffer.data();
+  const int rc = ::pclose(pipe);
+  if (status != nullptr) *status = rc;
+  return out;
+}
+
+class VisualTest : public LoopTest {
+ protected:
+  void SetUp() override {
+    if (!have_display()) GTEST_SKIP() << "no X display: run the render suite under xvfb-run";
+  }
+  std::unique_ptr<Process> start_visual(std::vector<std::string> args, const std::string& tag = "visual") {
+    return std::make_unique<Process>(kBinDir / "cosim-visual", std::move(args), tmp_.path() / tag);
+  }
+  std::unique_ptr<Process> start_visual_session(std::vector<std::string> extra) {
+    std::vector<std::string> args{"--channel", channel(), "--out", run_dir().string(), "--open-timeout", "20"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return start_visual(std::move(args));
+  }
+  /// Renders one pose of the Robotino at 640x360 and returns the PNG.
+  std::filesystem::path render_pose(const std::string& joints, const std::string& name) {
+    const auto png = tmp_.path() / (name + ".png");
+    auto visual = start_visual({"--scene", (kScenesDir / "robotino").string(), "--joints", joints, "--screenshot",
+                                png.string(), "--size", "640x360", "-q"},
+                               name);
+    EXPECT_EQ(finish(*visual, "cosim-visual", 60), 0) << visual->err();
+    return png;
+  }
+  /// Compares with tests/render/baseline/<name>.png; COSIM_REGENERATE_BASELINES=1 rewrites
+  /// the reference instead, and fails so that a regeneration is never silent.
+  void expect_matches_baseline(const std::filesystem::path& png, const std::string& name) {
+    const auto baseline = kBaselineDir / (name + ".png");
+    const char* regenerate = std::getenv("COSIM_REGENERATE_BASELINES");
+    if (regenerate != nullptr && std::string(regenerate) == "1") {
+      std::filesystem::copy_file(png, baseline, std::filesystem::copy_options::overwrite_existing);
+      ADD_FAILURE() << "regenerated " << baseline << " (COSIM_REGENERATE_BASELINES=1): check it, then rerun";
+      return;
+    }
+    ASSERT_TRUE(std::filesystem::exists(baseline)) << baseline << " missing; see COSIM_REGENERATE_BASELINES";
+    const double error = visual::image_difference(png, baseline);
+    std::printf("image difference %s vs baseline: %g (tolerance %g)\n", name.c_str(), error, kImageTolerance);
+    EXPECT_LE(error, kImageTolerance) << png << " vs " << baseline;
+  }
+};
+
+TEST_F(VisualTest, ReferenceImagesAtTwoPoses) {
+  const auto a = render_pose(kPoseA, "robotino_pose_a");
+  const auto b = render_pose(kPoseB, "robotino_pose_b");
+  expect_matches_baseline(a, "robotino_pose_a");
+  expect_matches_baseline(b, "robotino_pose_b");
+  // A joint that did not move would leave B looking like A.
+  const double a_vs_b = visual::image_difference(a, b);
+  std::printf("image difference pose A vs pose B: %g (must exceed %g)\n", a_vs_b, kPoseDifference);
+  EXPECT_GT(a_vs_b, kPoseDifference);
+  // And the same pose twice is the same picture.
+  EXPECT_LE(visual::image_difference(a, render_pose(kPoseA, "robotino_pose_a_again")), kImageTolerance);
+}
+
+TEST_F(VisualTest, EverySceneRendersAPose) {
+  for (const auto& entry : std::filesystem::directory_iterator(kScenesDir)) {
+    if (!std::filesystem::is_directory(entry.path() / "projects")) continue;
+    const auto png = tmp_.path() / (entry.path().filename().string() + ".png");
+    auto visual = start_visual({"--scene", entry.path().string(), "--joints", "", "--screenshot", png.string(),
+                                "--size", "320x180", "-q"});
+    EXPECT_EQ(finish(*visual, "cosim-visual", 60), 0) << entry.path() << ": " << visual->err();
+    EXPECT_TRUE(std::filesystem::exists(png)) << png;
+  }
+}
+
+TEST_F(VisualTest, CoupledRunWritesAnH264VideoOfEveryFrame) {
+  const auto video = tmp_.path() / "out.mp4";
+  auto dynamics = start_dynamics({"--duration", "3", "--fps", "30", "--mode", "lockstep"});
+  auto visual = start_visual_session({"--offscreen", "--video", video.string(), "--size", "640x360",
+                                      "--screenshot-every", "30"});
+  ASSERT_EQ(finish(*visual, "cosim-visual"), 0) << visual->err();
+  ASSERT_EQ(finish(*dynamics, "cosim-dynamics"), 0) << dynamics->err();
+
+  int status = 0;
+  const std::string probe = run_command(
+      "ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=codec_name,nb_read_frames,width,height "
+      "-show_entries format=format_name -of default=noprint_wrappers=1 '" + video.string() + "'",
+      &status);
+  ASSERT_EQ(status, 0) << probe;
+  EXPECT_NE(probe.find("codec_name=h264"), std::string::npos) << probe;
+  EXPECT_NE(probe.find("nb_read_frames=90"), std::string::npos) << probe;
+  EXPECT_NE(probe.find("width=640"), std::string::npos) << probe;
+  EXPECT_NE(probe.find("format_name=mov,mp4"), std::string::npos) << probe;
+
+  // Probes computed from the rendered actors equal the dynamic model's.
+  const Csv probes = read_csv(run_dir() / "probes.csv");
+  ASSERT_EQ(probes.rows.size(), 90u);
+  for (const double diff : probes.values("Robotino/chassis_bottom/diff_same_time_m")) EXPECT_LE(diff, 1e-9);
+  // Screenshots of frames 30, 60, 90, the log and the exchanged messages.
+  for (const char* shot : {"frame_000030.png", "frame_000060.png", "frame_000090.png"}) {
+    EXPECT_TRUE(std::filesystem::exists(run_dir() / "screenshots" / shot)) << shot;
+  }
+  EXPECT_TRUE(std::filesystem::exists(run_dir() / "visual.cosimlog"));
+  const std::string log = read_file(run_dir() / "visual.log");
+  EXPECT_NE(log.find("done: 90 frames received, 90 rendered, 0 skipped"), std::string::npos) << log;
+}
+
+TEST_F(VisualTest, WindowModeRunsTheSameLoop) {
+  // No --offscreen with a display: a window, its event loop polling the session thread.
+  auto dynamics = start_dynamics({"--duration", "1", "--fps", "30", "--mode", "lockstep"});
+  auto visual = start_visual_session({"--size", "320x180"});
+  ASSERT_EQ(finish(*visual, "cosim-visual"), 0) << visual->err();
+  ASSERT_EQ(finish(*dynamics, "cosim-dynamics"), 0) << dynamics->err();
+  const Csv probes = read_csv(run_dir() / "probes.csv");
+  ASSERT_EQ(probes.rows.size(), 30u);
+  for (const double diff : probes.values("Robotino/chassis_bottom/diff_same_time_m")) EXPECT_LE(diff, 1e-9);
+}
+
+TEST_F(VisualTest, SlowRendererInFreeModeSkipsFramesAndSaysSo) {
+  auto dynamics = start_dynamics({"--duration", "4", "--fps", "50", "--mode", "free"});
+  auto visual = start_visual_session({"--offscreen", "--size", "320x180", "--slow-ms", "20"});
+  ASSERT_EQ(finish(*visual, "cosim-visual"), 0) << visual->err();
+  ASSERT_EQ(finish(*dynamics, "cosim-dynamics"), 0) << dynamics->err();
+  const std::string log = read_file(run_dir() / "visual.log");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(log, m, std::regex(R"(done: (\d+) frames received, (\d+) rendered, (\d+) skipped)")))
+      << log;
+  const long received = std::stol(m[1]), rendered = std::stol(m[2]), skipped = std::stol(m[3]);
+  EXPECT_EQ(received, 200);
+  EXPECT_GT(skipped, 0);
+  EXPECT_EQ(rendered + skipped, received);
+  EXPECT_NE(visual->out().find(std::to_string(skipped) + " skipped"), std::string::npos) << visual->out();
+}
+
+TEST_F(VisualTest, BadSceneExitsTwoWithFileAndLine) {
+  for (const char* name : {"bad_malformed", "bad_unknown_element", "bad_missing_mesh"}) {
+    auto visual = start_visual({"--scene", (kTestScenesDir / name).string(), "--offscreen"}, name);
+    EXPECT_EQ(finish(*visual, "cosim-visual", 30), 2) << name;
+    const std::string err = visual->err();
+    EXPECT_TRUE(std::regex_search(err, std::regex(R"(^cosim-visual: error: /\S+\.xml:\d+: )"))) << err;
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+  }
+}
+
+TEST_F(VisualTest, UnreadableMeshExitsTwoNamingIt) {
+  const auto scene = tmp_.path() / "scene";
+  std::filesystem::copy(kTestScenesDir / "arm2", scene, std::filesystem::copy_options::recursive);
+  { std::ofstream(scene / "meshes" / "bracket.stl") << "solid bracket\n  this is not STL\n"; }
+  auto visual = start_visual({"--scene", scene.string(), "--joints", "", "--screenshot",
+                              (tmp_.path() / "x.png").string()});
+  EXPECT_EQ(finish(*visual, "cosim-visual", 30), 2);
+  const std::string err = visual->err();
+  EXPECT_NE(err.find("Arm2.xml:"), std::string::npos) << err;
+  EXPECT_NE(err.find("bracket.stl"), std::string::npos) << err;
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+}
+
+TEST_F(VisualTest, BadOptionsAndPosesExitTwo) {
+  const std::vector<std::vector<std::string>> cases{
+      {"--size", "12x"},
+      {"--camera", "sideways"},
+      {"--joints", "Robotino/nope=1", "--screenshot", "x.png"},
+      {"--joints", "Robotino/x=1", "--offscreen"},
+  };
+  for (const auto& args : cases) {
+    auto visual = start_visual(args);
+    EXPECT_EQ(finish(*visual, "cosim-visual", 30), 2) << args[0] << " " << args[1];
+    const std::string err = visual->err();
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+  }
+}
+
+TEST_F(VisualTest, ProtocolMajorMismatchExitsFour) {
+  auto dynamics = start_dynamics({"--duration", "1", "--fps", "10"});
+  auto visual = start_visual_session({"--offscreen", "--protocol-major", "2"});
+  EXPECT_EQ(finish(*visual, "cosim-visual"), 4) << visual->err();
+  EXPECT_EQ(finish(*dynamics, "cosim-dynamics"), 4) << dynamics->err();
+}
+
+/// Runs `body` with PATH (and DISPLAY, if given) replaced, for the child processes it starts.
+template <typename Body>
+void with_environment(const std::string& path, const char* display, Body body) {
+  const std::string old_path = std::getenv("PATH") != nullptr ? std::getenv("PATH") : "";
+  const std::string old_display = std::getenv("DISPLAY") != nullptr ? std::getenv("DISPLAY") : "";
+  ::setenv("PATH", path.c_str(), 1);
+  if (display != nullptr) ::setenv("DISPLAY", display, 1);
+  body();
+  ::setenv("PATH", old_path.c_str(), 1);
+  ::setenv("DISPLAY", old_display.c_str(), 1);
+}
+
+TEST_F(VisualTest, WithoutFfmpegTheVideoIsOggTheora) {
+  const auto video = tmp_.path() / "bench.mp4";
+  with_environment(tmp_.path().string(), nullptr, [&] {
+    auto visual = start_visual({"--bench-frames", "12", "--size", "320x180", "--video", video.string()});
+    EXPECT_EQ(finish(*visual, "cosim-visual", 60), 0) << visual->err();
+  });
+  const auto ogv = tmp_.path() / "bench.ogv";
+  ASSERT_TRUE(std::filesystem::exists(ogv));
+  const std::string probe = run_command("ffprobe -v error -count_frames -select_streams v:0 -show_entries "
+                                        "stream=codec_name,nb_read_frames -of default=noprint_wrappers=1 '" +
+                                        ogv.string() + "'");
+  EXPECT_NE(probe.find("codec_name=theora"), std::string::npos) << probe;
+  EXPECT_NE(probe.find("nb_read_frames=12"), std::string::npos) << probe;
+}
+
+TEST_F(VisualTest, NoDisplayAndNoXvfbRunIsOneClearError) {
+  with_environment(tmp_.path().string(), "", [&] {
+    auto visual = start_visual({"--joints", "", "--screenshot", (tmp_.path() / "x.png").string()});
+    EXPECT_EQ(finish(*visual, "cosim-visual", 30), 2);
+    const std::string err = visual->err();
+    EXPECT_NE(err.find("xvfb-run"), std::string::npos) << err;
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+  });
+}
+
+}  // namespace
+}  // namespace cosim::test
