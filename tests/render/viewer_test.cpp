@@ -18,7 +18,7 @@ namespace {
 class ViewerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!have_display()) GTEST_SKIP() << "no X display: run the render suite under xvfb-run";
+    if (!have_display()) GTEST_FAIL() << "no X display: run the render suite under xvfb-run (scripts/test.sh does)";
   }
 };
 

@@ -46,7 +46,7 @@ std::string run_command(const std::string& command, int* status = nullptr) {
 class VisualTest : public LoopTest {
  protected:
   void SetUp() override {
-    if (!have_display()) GTEST_SKIP() << "no X display: run the render suite under xvfb-run";
+    if (!have_display()) GTEST_FAIL() << "no X display: run the render suite under xvfb-run (scripts/test.sh does)";
   }
   std::unique_ptr<Process> start_visual(std::vector<std::string> args, const std::string& tag = "visual") {
     return std::make_unique<Process>(kBinDir / "cosim-visual", std::move(args), tmp_.path() / tag);
@@ -136,6 +136,31 @@ TEST_F(VisualTest, CoupledRunWritesAnH264VideoOfEveryFrame) {
   EXPECT_TRUE(std::filesystem::exists(run_dir() / "visual.cosimlog"));
   const std::string log = read_file(run_dir() / "visual.log");
   EXPECT_NE(log.find("done: 90 frames received, 90 rendered, 0 skipped"), std::string::npos) << log;
+}
+
+TEST_F(VisualTest, ReplayOfARecordedRunMakesTheSameVideoWithoutDynamics) {
+  // A headless run with the recorder stub, as in CI...
+  auto dynamics = start_dynamics({"--duration", "2", "--fps", "30", "--mode", "lockstep"});
+  auto recorder = std::make_unique<Process>(kBinDir / "cosim-recorder",
+                                            std::vector<std::string>{"--channel", channel(), "--open-timeout", "20"},
+                                            tmp_.path() / "recorder");
+  ASSERT_EQ(finish(*recorder, "cosim-recorder"), 0) << recorder->err();
+  ASSERT_EQ(finish(*dynamics, "cosim-dynamics"), 0) << dynamics->err();
+  // ...watched later: the recording played into a video, no dynamics process.
+  const auto video = tmp_.path() / "replay.mp4";
+  const auto out = tmp_.path() / "replay";
+  auto visual = start_visual({"--replay", (run_dir() / "frames.cosimlog").string(), "--as-fast-as-possible",
+                              "--offscreen", "--video", video.string(), "--size", "320x180", "--out", out.string()});
+  ASSERT_EQ(finish(*visual, "cosim-visual", 120), 0) << visual->err();
+  int status = 0;
+  const std::string probe = run_command("ffprobe -v error -count_frames -select_streams v:0 -show_entries "
+                                        "stream=nb_read_frames -of default=noprint_wrappers=1 '" + video.string() + "'",
+                                        &status);
+  ASSERT_EQ(status, 0) << probe;
+  EXPECT_NE(probe.find("nb_read_frames=60"), std::string::npos) << probe;
+  // The probes of the rendered actors equal the ones reported during the run.
+  const std::string log = read_file(out / "visual.log");
+  EXPECT_NE(log.find("60 probe reports compared with the recording, max difference 0"), std::string::npos) << log;
 }
 
 TEST_F(VisualTest, WindowModeRunsTheSameLoop) {

@@ -253,7 +253,9 @@ RobotinoBackend::RobotinoBackend(const RobotinoConfig& config, double t0_s)
   options.rtol_scale = rtol_scale;
   options.differential = id;
   options.max_step_s = s.max_step_s;
-  options.analytic_jacobian = s.analytic_jacobian;
+  // Always the exact Jacobian: IDA's difference quotients perturb y' by c_j·δ, which at the
+  // first tiny steps saturates the PID command and gives a useless matrix.
+  options.analytic_jacobian = true;
   // A fresh Jacobian + BlockLu factorisation costs ~2 µs, less than the Newton failures (and
   // h/4 retries) that a stale one causes after the kinks at the roller switches.
   options.delta_cj_lsetup = 0.02;

@@ -19,6 +19,7 @@
 #include <vtkRenderWindow.h>
 #include <vtkRenderWindowInteractor.h>
 
+#include "cosim/protocol/channel_spec.hpp"
 #include "cosim/protocol/signals.hpp"
 #include "cosim/protocol/version.hpp"
 #include "cosim/scene/scene_model.hpp"
@@ -43,12 +44,6 @@ CameraMode camera_mode(const VisualOptions& options, CameraMode automatic) {
 }
 
 namespace {
-
-std::string default_channel() {
-  const char* tmp = std::getenv("TMPDIR");
-  return std::string("fifo:") + (tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/cosim-" +
-         std::to_string(geteuid());
-}
 
 /// One pose, no dynamics: a screenshot (offscreen), or a window to look at it.
 int run_pose(const VisualOptions& options, const scene::SceneModel& scene) {
@@ -254,7 +249,7 @@ int run(VisualOptions options, int argc, char** argv) {
 int main(int argc, char** argv) {
   using cosim::visual::app::VisualOptions;
   VisualOptions options;
-  options.client.channel = cosim::visual::app::default_channel();
+  options.client.channel = cosim::protocol::default_channel_text();
   options.client.peer_kind = "visual";
   options.scene = COSIM_DEFAULT_SCENE;
   CLI::App app{
@@ -264,7 +259,8 @@ int main(int argc, char** argv) {
       "quit), else renders offscreen into a video. With DISPLAY unset it re-runs itself under `xvfb-run -a` "
       "(package xvfb); Debian's VTK renders through X only.\n\n"
       "Standalone: --joints/--pose with --screenshot renders one pose and exits; --bench-frames N measures the "
-      "offscreen frame rate.",
+      "offscreen frame rate; --replay RUN_DIR/frames.cosimlog plays a recorded run again (into a window, or a video "
+      "with --offscreen).",
       "cosim-visual"};
   app.set_version_flag("--version", std::string("cosim-visual ") + cosim::protocol::software_version() +
                                         " (protocol " +
@@ -304,6 +300,9 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("--slow-ms", options.slow_ms, "testing: sleep this many ms per frame, like a slow renderer")
       ->capture_default_str();
+  app.add_option("--replay", options.replay,
+                 "play a recorded run (RUN_DIR/frames.cosimlog) at its fps, without a dynamics process");
+  app.add_flag("--as-fast-as-possible", options.as_fast_as_possible, "with --replay: do not wait for the recorded fps");
   app.add_flag("-q,--quiet", options.quiet, "no summary on stdout");
   app.add_option("--protocol-major", options.client.protocol_major, "testing: answer with this protocol major")
       ->group("");

@@ -19,6 +19,7 @@
 
 #include "cosim/protocol/version.hpp"
 #include "cosim/util/errors.hpp"
+#include "cosim/visual/replay_session.hpp"
 #include "cosim/visual/vtk/display.hpp"
 #include "cosim/visual/vtk/video_encoder.hpp"
 #include "cosim/wire/cosimlog.hpp"
@@ -73,7 +74,7 @@ void format_hud(char* text, std::size_t size, double t_s, double t_end_s, std::u
   }
 }
 
-ViewerOptions viewer_options(const VisualOptions& options, const ClientSession& session, bool offscreen) {
+ViewerOptions viewer_options(const VisualOptions& options, const FrameSource& session, bool offscreen) {
   ViewerOptions v;
   v.width = options.width;
   v.height = options.height;
@@ -96,7 +97,7 @@ std::filesystem::path screenshot_path(const VisualOptions& options, const char* 
   return dir / name;
 }
 
-std::unique_ptr<VideoEncoder> open_video(const VisualOptions& options, const ClientSession& session,
+std::unique_ptr<VideoEncoder> open_video(const VisualOptions& options, const FrameSource& session,
                                          util::EventLog& log) {
   if (options.video.empty()) return nullptr;
   VideoOptions video;
@@ -114,7 +115,7 @@ std::unique_ptr<VideoEncoder> open_video(const VisualOptions& options, const Cli
   return encoder;
 }
 
-void finish_summary(const VisualOptions& options, const ClientSession& session, util::EventLog& log,
+void finish_summary(const VisualOptions& options, const FrameSource& session, util::EventLog& log,
                     std::uint64_t rendered, double render_s, VideoEncoder* video) {
   const double fps = render_s > 0 ? static_cast<double>(rendered) / render_s : 0;
   char line[256];
@@ -136,7 +137,7 @@ void finish_summary(const VisualOptions& options, const ClientSession& session, 
 /// Offscreen: one thread, render then report, then read back and encode while the dynamics
 /// integrates the next frame.
 void offscreen_loop(const VisualOptions& options, const scene::SceneModel& scene, SceneView& view,
-                    ClientSession& session, util::EventLog& log) {
+                    FrameSource& session, util::EventLog& log) {
   Viewer viewer(view, viewer_options(options, session, true));
   auto video = open_video(options, session, log);
   // Should the X server vanish under us (Xvfb stopped by the same Ctrl-C), close the video
@@ -150,7 +151,7 @@ void offscreen_loop(const VisualOptions& options, const scene::SceneModel& scene
     const auto code = interrupted ? util::kExitInterrupted : util::kExitPeerFailure;
     const std::string message = interrupted ? "interrupted" : "lost the connection to the X server";
     log.error(message);
-    session.fail(code, "cosim-visual: " + message);
+    session.fail(code, message);
     std::fflush(nullptr);
     std::_Exit(code);
   });
@@ -207,7 +208,7 @@ struct Handoff {
   std::exception_ptr error;
 };
 
-void session_thread(ClientSession& session, Handoff& handoff) {
+void session_thread(FrameSource& session, Handoff& handoff) {
   try {
     while (session.next_frame()) {
       std::unique_lock lock(handoff.mutex);
@@ -234,7 +235,7 @@ void session_thread(ClientSession& session, Handoff& handoff) {
 
 /// Interactive: the window's event loop polls the handoff on a 5 ms timer.
 void interactive_loop(const VisualOptions& options, const scene::SceneModel& scene, SceneView& view,
-                      ClientSession& session, util::EventLog& log) {
+                      FrameSource& session, util::EventLog& log) {
   Viewer viewer(view, viewer_options(options, session, false));
   auto video = open_video(options, session, log);
   FrameState state(scene, session.reported_probes().size());
@@ -342,7 +343,7 @@ void interactive_loop(const VisualOptions& options, const scene::SceneModel& sce
 
 int run_session(const VisualOptions& options, const scene::SceneModel& scene, util::EventLog& log) {
   std::unique_ptr<wire::CosimLogWriter> record;
-  std::unique_ptr<ClientSession> session;
+  std::unique_ptr<FrameSource> source;
   try {
     // Actors first: a mesh that cannot be read is reported before anything waits on a peer.
     SceneView view(scene);
@@ -353,12 +354,17 @@ int run_session(const VisualOptions& options, const scene::SceneModel& scene, ut
       record = std::make_unique<wire::CosimLogWriter>(options.out_dir / "visual.cosimlog", protocol::kProtocolMajor,
                                                       protocol::kProtocolMinor);
     }
-    session = std::make_unique<ClientSession>(scene, options.client, log, record.get());
-    session->connect_and_handshake();
-    if (options.offscreen) {
-      offscreen_loop(options, scene, view, *session, log);
+    if (!options.replay.empty()) {
+      source = std::make_unique<ReplaySession>(scene, options.replay, options.as_fast_as_possible, log);
     } else {
-      interactive_loop(options, scene, view, *session, log);
+      auto session = std::make_unique<ClientSession>(scene, options.client, log, record.get());
+      session->connect_and_handshake();
+      source = std::move(session);
+    }
+    if (options.offscreen) {
+      offscreen_loop(options, scene, view, *source, log);
+    } else {
+      interactive_loop(options, scene, view, *source, log);
     }
     if (record) record->flush();
     return util::kExitOk;
@@ -367,13 +373,13 @@ int run_session(const VisualOptions& options, const scene::SceneModel& scene, ut
     return util::kExitBadInput;
   } catch (const util::CosimError& e) {
     log.error(e.what());
-    if (session) session->fail(e.exit_code(), std::string("cosim-visual: ") + e.what());
+    if (source) source->fail(e.exit_code(), e.what());
     if (record) record->flush();
     return e.exit_code();
   } catch (const std::exception& e) {
     const std::string message = std::string("internal error: ") + e.what();
     log.error(message);
-    if (session) session->fail(util::kExitInternal, "cosim-visual: " + message);
+    if (source) source->fail(util::kExitInternal, message);
     return util::kExitInternal;
   }
 }

@@ -31,6 +31,8 @@ struct VisualOptions {
   std::string joints;
   std::filesystem::path screenshot;
   int bench_frames = 0;
+  std::filesystem::path replay;  // play a recorded run instead of connecting
+  bool as_fast_as_possible = false;
 };
 
 CameraMode camera_mode(const VisualOptions& options, CameraMode automatic);

@@ -65,8 +65,7 @@ struct RobotinoSolverSettings {
   double atol = 1e-6;               ///< base absolute tolerance, scaled per variable type
   double max_step_s = 0.02;         ///< largest IDA step [s]
   bool restart_at_switch = false;   ///< IDAReInit + IDACalcIC at every roller switch
-  bool analytic_jacobian = true;    ///< false: IDA's difference-quotient Jacobian
-  bool block_linear_solver = true;  ///< false: SUNDIALS' dense LU
+  bool block_linear_solver = true;  ///< false: SUNDIALS' dense LU (for comparison)
 };
 
 /// Everything the backend is built from.
@@ -94,7 +93,9 @@ class RobotinoBackend final : public Backend {
   RobotinoBackend(const RobotinoConfig& config, double t0_s);
   ~RobotinoBackend() override;
 
+  /// The configuration it was built from.
   const RobotinoConfig& config() const { return config_; }
+  /// The DAE (parameters, reference).
   const robotino::RobotinoDae& model() const { return dae_; }
   /// Solver counters since construction.
   IdaStats solver_stats() const { return solver_->stats(); }

@@ -60,7 +60,7 @@ class ClientSession final : public FrameSource {
 
   /// Connects and completes the handshake. Throws util::CosimError (exit codes 2, 3, 4).
   void connect_and_handshake();
-  const v1::Hello& hello() const { return hello_; }
+  const v1::Hello& hello() const override { return hello_; }
 
   /// Waits for the next frame to show. False once the dynamics said Bye (answered).
   bool next_frame() override;
@@ -75,7 +75,7 @@ class ClientSession final : public FrameSource {
   /// Sends the ProbeReport of the current frame; p_WP in reported_probes() order [m].
   void report(std::span<const Eigen::Vector3d> p_WP) override;
   /// Tells the dynamics why this side stops (best effort, never throws; once per session).
-  void fail(int exit_code, const std::string& message) noexcept;
+  void fail(int exit_code, const std::string& message) noexcept override;
 
   std::uint64_t frames_received() const override { return frames_received_; }
   std::uint64_t frames_skipped() const override { return frames_skipped_; }

@@ -2,8 +2,11 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 
 #include <Eigen/Geometry>
+
+#include "cosim/v1/cosim.pb.h"
 
 namespace cosim::visual {
 
@@ -24,6 +27,10 @@ class FrameSource {
   virtual void report(std::span<const Eigen::Vector3d> p_WP) = 0;
   virtual std::uint64_t frames_received() const = 0;
   virtual std::uint64_t frames_skipped() const = 0;
+  /// The run's Hello (fps, frame count, end time, joints).
+  virtual const v1::Hello& hello() const = 0;
+  /// Tells the other side, if there is one, why this side stops. Never throws.
+  virtual void fail(int /*exit_code*/, const std::string& /*message*/) noexcept {}
 };
 
 }  // namespace cosim::visual

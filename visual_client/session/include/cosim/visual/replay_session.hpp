@@ -23,7 +23,7 @@ class ReplaySession final : public FrameSource {
   ReplaySession(const scene::SceneModel& scene, const std::filesystem::path& cosimlog, bool as_fast_as_possible,
                 util::EventLog& log);
 
-  const v1::Hello& hello() const { return hello_; }
+  const v1::Hello& hello() const override { return hello_; }
   bool next_frame() override;
   std::uint64_t seq() const override { return seq_; }
   double sim_time_s() const override { return sim_time_s_; }
