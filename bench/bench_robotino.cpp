@@ -49,7 +49,7 @@ void run_rose(benchmark::State& state, const std::vector<std::string>& overrides
 void BM_RobotinoRose50s(benchmark::State& state) { run_rose(state, {}); }
 BENCHMARK(BM_RobotinoRose50s)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 
-// The same with IDAReInit + IDACalcIC at every roller switch (MODEL.md §4), for comparison.
+// The same with an IDAReInit restart at every roller switch (MODEL.md §4), for comparison.
 void BM_RobotinoRose50sRestartAtSwitches(benchmark::State& state) {
   run_rose(state, {"solver_restart_at_switch=1"});
 }

@@ -11,11 +11,13 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 #include <vector>
 
 #include "cosim/dynamics/backend.hpp"  // BackendError
 #include "cosim/dynamics/block_lu.hpp"
+#include "serial_vector_ops.hpp"
 
 namespace cosim::dynamics {
 namespace {
@@ -98,6 +100,12 @@ struct IdaSolver::Impl {
   int taylor_order = -1;       // -1: no step taken since (re)start
   double taylor_t_s = 0.0;
   std::vector<int> roots_found;
+  // reinit_consistent(): ∂F/∂(y'_d, y_a) and its factorisation, preallocated.
+  std::vector<double> ic_jac0, ic_jac1, ic_residual, ic_delta;
+  std::unique_ptr<BlockLu> ic_lu;
+  std::vector<double> rtol_scale;
+  double rtol_base = 0.0;
+  bool analytic = true;
   IdaStats done;  // counters of the runs before the last reinit
   // Last error message from IDA; a fixed buffer so that reporting does not allocate.
   char message[512] = {};
@@ -113,8 +121,10 @@ struct IdaSolver::Impl {
   }
 
   [[noreturn]] void fail(const char* what, int flag) const {
-    std::string text =
-        who + ": IDA " + what + " failed (" + IDAGetReturnFlagName(flag) + ") at t_s = " + number(t_ret_s);
+    char* name = IDAGetReturnFlagName(flag);  // malloc'ed by SUNDIALS
+    std::string text = who + ": IDA " + what + " failed (" + (name != nullptr ? name : "?") +
+                       ") at t_s = " + number(t_ret_s);
+    std::free(name);
     if (message[0] != '\0') text += ": " + std::string(message);
     throw BackendError(text);
   }
@@ -194,8 +204,9 @@ IdaSolver::IdaSolver(std::string who, DaeSystem& system, std::size_t n, double t
   s.system = &system;
   s.n = n;
   s.t_ret_s = t0_s;
-  if (y0.size() != n || yp0.size() != n || options.atol.size() != n || options.differential.size() != n) {
-    throw std::invalid_argument(s.who + ": IdaSolver needs y0, yp0, atol and id of size " +
+  if (y0.size() != n || yp0.size() != n || options.atol.size() != n || options.differential.size() != n ||
+      (!options.rtol_scale.empty() && options.rtol_scale.size() != n)) {
+    throw std::invalid_argument(s.who + ": IdaSolver needs y0, yp0, atol, id (and rtol_scale) of size " +
                                 std::to_string(n));
   }
   if (SUNContext_Create(nullptr, &s.ctx) != 0) throw BackendError(s.who + ": SUNContext_Create failed");
@@ -210,17 +221,31 @@ IdaSolver::IdaSolver(std::string who, DaeSystem& system, std::size_t n, double t
       s.matrix == nullptr) {
     throw BackendError(s.who + ": SUNDIALS allocation failed");
   }
-  // Fused operations make IDA's N_VLinearCombination (prediction, dense output) one loop
-  // instead of a chain of N_VLinearSum calls; IDA clones its vectors from y, so they inherit it.
-  for (N_Vector v : {s.y, s.yp, s.dky}) N_VEnableFusedOps_Serial(v, SUNTRUE);
+  // IDA clones its own vectors from y, so they inherit these ops.
+  for (N_Vector v : {s.y, s.yp, s.dky, s.atol, s.id}) detail::use_fast_serial_ops(v);
+  detail::use_fast_dense_zero(s.matrix);
   std::copy(y0.begin(), y0.end(), view(s.y).begin());
   std::copy(yp0.begin(), yp0.end(), view(s.yp).begin());
   std::copy(options.atol.begin(), options.atol.end(), view(s.atol).begin());
   std::copy(options.differential.begin(), options.differential.end(), view(s.id).begin());
+  const bool block = !options.block_outputs.empty() || !options.block_diagonal.empty();
+  if (block && !options.analytic_jacobian) {
+    throw std::invalid_argument(s.who + ": BlockLu needs the analytic Jacobian");
+  }
   s.taylor.assign(6 * n, 0.0);  // IDA's maximum order is 5
-  s.linear_solver = options.block_outputs.empty() && options.block_diagonal.empty()
-                        ? SUNLinSol_Dense(s.y, s.matrix, s.ctx)
-                        : make_block_solver(s.ctx, n, options.block_outputs, options.block_diagonal);
+  s.analytic = options.analytic_jacobian;
+  s.rtol_base = options.rtol;
+  s.rtol_scale.assign(n, 1.0);
+  if (!options.rtol_scale.empty()) {
+    std::copy(options.rtol_scale.begin(), options.rtol_scale.end(), s.rtol_scale.begin());
+  }
+  s.ic_jac0.assign(n * n, 0.0);
+  s.ic_jac1.assign(n * n, 0.0);
+  s.ic_residual.assign(n, 0.0);
+  s.ic_delta.assign(n, 0.0);
+  s.ic_lu = std::make_unique<BlockLu>(n, options.block_outputs, options.block_diagonal);
+  s.linear_solver = block ? make_block_solver(s.ctx, n, options.block_outputs, options.block_diagonal)
+                          : SUNLinSol_Dense(s.y, s.matrix, s.ctx);
   s.mem = IDACreate(s.ctx);
   if (s.linear_solver == nullptr || s.mem == nullptr) throw BackendError(s.who + ": IDACreate failed");
 
@@ -230,10 +255,9 @@ IdaSolver::IdaSolver(std::string who, DaeSystem& system, std::size_t n, double t
   if (options.rtol_scale.empty()) {
     s.check(IDASVtolerances(s.mem, options.rtol, s.atol), "IDASVtolerances");
   } else {
-    if (options.rtol_scale.size() != n)
-      throw std::invalid_argument(s.who + ": rtol_scale needs size " + std::to_string(n));
     s.rtol = N_VNew_Serial(len, s.ctx);
     if (s.rtol == nullptr) throw BackendError(s.who + ": SUNDIALS allocation failed");
+    detail::use_fast_serial_ops(s.rtol);
     const auto r = view(s.rtol);
     for (std::size_t j = 0; j < n; ++j) r[j] = options.rtol * options.rtol_scale[j];
     s.check(IDAWFtolerances(s.mem, &Impl::weights), "IDAWFtolerances");
@@ -304,8 +328,9 @@ void IdaSolver::interpolate(double t_s, std::span<double> y, std::span<double> y
     for (std::size_t j = 0; j < n; ++j) y[j] = y[j] * dt + s.taylor[k * n + j];
   }
   if (yp.empty()) return;
-  for (std::size_t j = 0; j < n; ++j)
+  for (std::size_t j = 0; j < n; ++j) {
     yp[j] = top > 0 ? static_cast<double>(top) * s.taylor[top * n + j] : 0.0;
+  }
   for (std::size_t k = top; k-- > 1;) {
     for (std::size_t j = 0; j < n; ++j) yp[j] = yp[j] * dt + static_cast<double>(k) * s.taylor[k * n + j];
   }
@@ -328,6 +353,50 @@ void IdaSolver::reinit(double t_s, std::span<const double> y, std::span<const do
   s.t_ret_s = t_s;
   s.taylor_order = -1;
   s.check(IDAReInit(s.mem, t_s, s.y, s.yp), "IDAReInit");
+}
+
+void IdaSolver::reinit_consistent(double t_s, std::span<double> y, std::span<double> yp) {
+  Impl& s = *impl_;
+  if (!s.analytic) throw std::invalid_argument(s.who + ": reinit_consistent needs the analytic Jacobian");
+  const std::size_t n = s.n;
+  const auto id = view(s.id);
+  const auto atol = view(s.atol);
+  s.t_ret_s = t_s;
+  for (int iteration = 0;; ++iteration) {
+    if (iteration == 10) {
+      throw BackendError(s.who + ": consistent re-initialisation did not converge at t_s = " + number(t_s));
+    }
+    // Columns: ∂F/∂y'_j for differential j (J(1) − J(0)), ∂F/∂y_j for algebraic j (J(0)).
+    const DenseMatrixRef j0{s.ic_jac0.data(), n};
+    const DenseMatrixRef j1{s.ic_jac1.data(), n};
+    if (s.system->residual(t_s, y, yp, s.ic_residual) != 0 || s.system->jacobian(t_s, 0.0, y, yp, j0) != 0 ||
+        s.system->jacobian(t_s, 1.0, y, yp, j1) != 0) {
+      throw BackendError(s.who +
+                         ": model evaluation failed in the re-initialisation at t_s = " + number(t_s));
+    }
+    for (std::size_t c = 0; c < n; ++c) {
+      if (id[c] == 0.0) continue;
+      for (std::size_t r = 0; r < n; ++r) j0(r, c) = j1(r, c) - j0(r, c);
+    }
+    if (s.ic_lu->setup(j0) != 0) {
+      throw BackendError(s.who + ": singular consistency matrix at t_s = " + number(t_s));
+    }
+    s.ic_lu->solve(s.ic_residual, s.ic_delta);
+    // Converged when the correction is small against the error weights; a y' correction
+    // counts over a 1 ms step. The equations are linear in (y'_d, y_a) except for saturations,
+    // so this takes one or two iterations.
+    constexpr double kStep_s = 1e-3;
+    double norm = 0.0;
+    for (std::size_t j = 0; j < n; ++j) {
+      const bool algebraic = id[j] == 0.0;
+      double& target = algebraic ? y[j] : yp[j];
+      target -= s.ic_delta[j];
+      const double weight = s.rtol_base * s.rtol_scale[j] * std::abs(y[j]) + atol[j];
+      norm = std::max(norm, std::abs(s.ic_delta[j]) * (algebraic ? 1.0 : kStep_s) / weight);
+    }
+    if (norm <= 1e-3) break;
+  }
+  reinit(t_s, y, yp);  // also keeps them as consistent_y()/consistent_yp()
 }
 
 void IdaSolver::set_initial_step(double h_s) {

@@ -126,7 +126,8 @@ std::span<const ParamSpec> robotino_param_specs() {
        "IDA base absolute tolerance, scaled per variable type (MODEL.md)", "seed 000 §4 (errors 1e-6)"},
       {"solver_max_step_s", 0.02, 1e-6, 1.0, "s", "largest IDA step", "seed 000 §4 (max step 0.02 s)"},
       {"solver_restart_at_switch", 0.0, 0.0, 1.0, "1",
-       "1: IDAReInit + IDACalcIC at every roller switch; 0: step through the switch (r_roll is continuous)",
+       "1: IDAReInit with consistent forces at every roller switch; 0: step through it (r_roll is "
+       "continuous)",
        "chosen: both agree, 0 is about 2x faster (MODEL.md)"},
   };
   return specs;
@@ -351,12 +352,12 @@ void RobotinoBackend::apply_switches(double t_s, std::span<const int> found) {
   }
   if (!config_.solver.restart_at_switch) return;
   // dr_roll/dθ changes sign, so the side forces and accelerations jump: restart the BDF
-  // history with consistent algebraic variables and derivatives.
+  // history with consistent algebraic variables and derivatives (Newton as IDACalcIC does; it
+  // would allocate its work vectors at each of the ~900 restarts).
   const double h_last = solver_->last_step_s();
   solver_->interpolate(t_s, y_node_, yp_);
-  solver_->reinit(t_s, y_node_, yp_);
+  solver_->reinit_consistent(t_s, y_node_, yp_);
   if (h_last > 0.0) solver_->set_initial_step(kRestartStepFraction * h_last);
-  solver_->correct_initial_conditions(t_s + config_.solver.max_step_s);
   restart_t_s_ = t_s;
 }
 

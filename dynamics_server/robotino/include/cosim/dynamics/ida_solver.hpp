@@ -44,7 +44,8 @@ struct IdaOptions {
   bool analytic_jacobian = true;         ///< DaeSystem::jacobian, else IDA's difference quotients
   /// Re-factor the Newton matrix when c_j = α/h changes by more than this fraction (IDA: 0.25).
   double delta_cj_lsetup = 0.25;
-  /// Block structure for BlockLu (see there); both empty: SUNDIALS' dense LU.
+  /// Block structure for BlockLu (see there); both empty: SUNDIALS' dense LU. Needs the
+  /// analytic Jacobian (difference quotients do not keep the structural zeros).
   std::span<const std::size_t> block_outputs;
   std::span<const std::size_t> block_diagonal;
   int root_count = 0;  ///< number of root functions (direction: both)
@@ -97,6 +98,12 @@ class IdaSolver {
 
   /// Restarts at (t_s, y, y') after a discontinuity (order 1, new history).
   void reinit(double t_s, std::span<const double> y, std::span<const double> yp);
+  /// Makes y_a and y'_d consistent at t_s by Newton iterations on F(t, y, y') = 0 with the
+  /// exact Jacobian — what IDACalcIC(IDA_YA_YDP_INIT) does, without the work vectors it
+  /// allocates on every call — then reinit(). y and yp are updated in place; the result is also
+  /// in consistent_y()/consistent_yp(). Needs the analytic Jacobian; throws BackendError if
+  /// Newton does not converge in 10 iterations.
+  void reinit_consistent(double t_s, std::span<double> y, std::span<double> yp);
   /// First step size after the next reinit [s] (0: IDA's estimate).
   void set_initial_step(double h_s);
   /// Size of the last internal step [s].

@@ -1,9 +1,9 @@
 #pragma once
 /// @file
 /// The `robotino` backend: the dynamic model of seed 000 §3-4 (RobotinoDae) solved with
-/// SUNDIALS IDA in one-step mode; roller switches are located as roots (optionally followed by
-/// an IDAReInit + IDACalcIC restart); roller angles and energies are Gauss-Legendre quadratures
-/// on IDA's dense output. Equations, parameters and their sources: robotino/MODEL.md.
+/// SUNDIALS IDA in one-step mode. Roller switches are located as roots (optionally followed by
+/// an IDAReInit restart with consistent re-initialisation); roller angles and energies are
+/// Gauss-Legendre quadratures on IDA's dense output. Equations, parameters, sources: MODEL.md.
 
 #include <array>
 #include <cstddef>
@@ -64,7 +64,7 @@ struct RobotinoSolverSettings {
   double rtol = 1e-6;               ///< relative tolerance [1]
   double atol = 1e-6;               ///< base absolute tolerance, scaled per variable type
   double max_step_s = 0.02;         ///< largest IDA step [s]
-  bool restart_at_switch = false;   ///< IDAReInit + IDACalcIC at every roller switch
+  bool restart_at_switch = false;   ///< IDAReInit (consistent y_a, y') at every roller switch
   bool block_linear_solver = true;  ///< false: SUNDIALS' dense LU (for comparison)
 };
 
