@@ -18,7 +18,7 @@
 #>
 [CmdletBinding()]
 param(
-  [string]$Backend = "kinematic",
+  [string]$Backend = "robotino",
   [string]$Scene = "",
   [double]$Fps = 20,
   [double]$Duration = 50,

@@ -10,7 +10,7 @@ usage() {
   cat <<USAGE
 usage: scripts/cosim.sh [options] [-- extra cosim-dynamics options]
 
-  --backend NAME    dynamics backend (default: kinematic; see cosim-dynamics --list-backends)
+  --backend NAME    dynamics backend (default: robotino; see cosim-dynamics --list-backends)
   --scene PATH      scene folder or project file (default: scenes/robotino)
   --fps N           frames per second (default: 20)
   --duration S      simulated seconds (default: 50)
@@ -24,7 +24,7 @@ usage: scripts/cosim.sh [options] [-- extra cosim-dynamics options]
 USAGE
 }
 
-backend=kinematic scene="$root/scenes/robotino" fps=20 duration=50 mode=lockstep rate=1
+backend=robotino scene="$root/scenes/robotino" fps=20 duration=50 mode=lockstep rate=1
 params="" out="" peer="" build_first=1 extra=()
 while (($#)); do
   case "$1" in

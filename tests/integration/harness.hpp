@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <csignal>
 #include <memory>
 #include <string>
@@ -24,8 +25,11 @@ class LoopTest : public ::testing::Test {
   std::string channel() const { return "fifo:" + fifo_dir().string(); }
 
   std::unique_ptr<Process> start_dynamics(std::vector<std::string> extra) {
-    std::vector<std::string> args{"--backend", "kinematic", "--channel", channel(), "--out", run_dir().string(),
-                                  "--open-timeout", "20", "--progress", "never"};
+    // The kinematic backend unless the test names one: it is exact, so tests can compare with the rose.
+    const bool names_backend = std::find(extra.begin(), extra.end(), "--backend") != extra.end();
+    std::vector<std::string> args{"--channel", channel(), "--out", run_dir().string(), "--open-timeout", "20",
+                                  "--progress", "never"};
+    if (!names_backend) args.insert(args.begin(), {"--backend", "kinematic"});
     args.insert(args.end(), extra.begin(), extra.end());
     return std::make_unique<Process>(kBinDir / "cosim-dynamics", args, tmp_.path() / "dynamics");
   }

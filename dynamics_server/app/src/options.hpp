@@ -13,7 +13,7 @@ namespace cosim::dynamics {
 
 /// Everything `cosim-dynamics` was asked to do, after parsing and validation.
 struct DynamicsOptions {
-  std::string backend = "kinematic";
+  std::string backend = "robotino";
   std::filesystem::path scene;
   std::optional<std::filesystem::path> params_file;
   std::vector<std::string> param_overrides;  ///< "key=value", CLI precedence
