@@ -4,6 +4,8 @@
 #   scripts/bench.sh codec      encode + decode of one Frame (Google Benchmark)
 #   scripts/bench.sh roundtrip  FIFO round trip Frame -> ProbeReport with the recorder stub
 #   scripts/bench.sh loop       headless 50 s rose at 50 fps, lockstep and free, wall time
+#   scripts/bench.sh robotino   robotino backend alone, 50 s at output 0.02 s, tolerances 1e-6
+#   scripts/bench.sh render     VTK offscreen fps at 1280x720 and the coupled 50 s run at 30 fps with video
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${COSIM_BUILD_DIR:-$root/build}
@@ -48,6 +50,24 @@ if [[ $what == all || $what == roundtrip ]]; then
   printf 'rtt_us p50 %s  p99 %s  max %s  (reports %s)\n' \
     "$(json_field "$work/run-rt/run.json" rtt_us p50)" "$(json_field "$work/run-rt/run.json" rtt_us p99)" \
     "$(json_field "$work/run-rt/run.json" rtt_us max)" "$(json_field "$work/run-rt/run.json" reports_received -)"
+fi
+
+if [[ $what == all || $what == robotino ]]; then
+  echo "== robotino backend, 50 s rose, output 0.02 s, rtol/atol 1e-6 (cosim_bench_robotino)"
+  "$bin/cosim_bench_robotino" --benchmark_filter='BM_RobotinoRose50s/' --benchmark_min_time=2 2>/dev/null | grep BM_
+  echo "== the same as a standalone run with its run folder: cosim-dynamics --backend robotino --channel none"
+  start=$(date +%s.%N)
+  "$bin/cosim-dynamics" --backend robotino --channel none --duration 50 --out "$work/run-robotino" -q
+  end=$(date +%s.%N)
+  python3 -c "print(f'standalone run incl. process start and CSV: {$end - $start:.3f} s')"
+fi
+
+if [[ $what == all || $what == render ]]; then
+  if [ -x "$bin/cosim-visual" ]; then
+    "$root/bench/render/render_bench.sh" "$bin"
+  else
+    echo "== render: cosim-visual is not built (COSIM_BUILD_VISUAL=OFF)"
+  fi
 fi
 
 if [[ $what == all || $what == loop ]]; then

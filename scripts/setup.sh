@@ -11,7 +11,7 @@ packages=(
   cmake ninja-build g++ pkg-config
   libboost-all-dev libeigen3-dev libprotobuf-dev protobuf-compiler
   libgtest-dev libgmock-dev libbenchmark-dev libpugixml-dev libsundials-dev libcli11-dev
-  libvtk9-dev xvfb xauth ffmpeg gnuplot-nox
+  libvtk9-dev xvfb xauth ffmpeg gnuplot-nox bc time
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Render benchmark figures (DESIGN.md "Numbers to reach"):
 #  1. Robotino scene offscreen at 1280x720: frames per second (target >= 50).
-#  2. Coupled run: the 50 s rose at 30 fps, kinematic backend, lockstep, rendered offscreen
+#  2. Coupled run: the 50 s rose at 30 fps, robotino backend, lockstep, rendered offscreen
 #     into an H.264 video (target <= 30 s wall).
 # Usage: bench/render/render_bench.sh [BIN_DIR]   (default: build/bin)
 # cosim-visual re-runs itself under xvfb-run when DISPLAY is unset.
@@ -20,7 +20,7 @@ echo "== 1. Robotino offscreen 1280x720, 600 frames (render only, then with read
 echo "== 2. Coupled run: rose 50 s at 30 fps, lockstep, offscreen 1280x720 with video"
 # CPU seconds (user+sys, children included: ffmpeg, Xvfb) tell what an idle machine would need.
 start=$(date +%s.%N)
-/usr/bin/time -f '%U %S' -o "$work/dynamics.cpu" "$bin/cosim-dynamics" --backend kinematic --duration 50 --fps 30 \
+/usr/bin/time -f '%U %S' -o "$work/dynamics.cpu" "$bin/cosim-dynamics" --backend robotino --duration 50 --fps 30 \
   --mode lockstep --channel "fifo:$work/fifo" --out "$work/run" --progress never -q &
 dynamics=$!
 /usr/bin/time -f '%U %S' -o "$work/visual.cpu" \
