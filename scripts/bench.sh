@@ -30,7 +30,7 @@ run_pair() {
   local fifo="$work/fifo-$name" out="$work/run-$name"
   local start end
   start=$(date +%s.%N)
-  "$bin/cosim-dynamics" --backend kinematic --channel "fifo:$fifo" --out "$out" --progress never --quiet "$@" &
+  "$bin/cosim-dynamics" --backend "${backend:-kinematic}" --channel "fifo:$fifo" --out "$out" --progress never --quiet "$@" &
   local dyn=$!
   "$bin/cosim-recorder" --channel "fifo:$fifo" --quiet &
   local rec=$!
@@ -72,12 +72,14 @@ fi
 
 if [[ $what == all || $what == loop ]]; then
   echo "== headless 50 s rose at 50 fps with the recorder stub (wall time incl. process start)"
-  for mode in lockstep free; do
-    best=""
-    for i in 1 2 3; do
-      t=$(run_pair "loop-$mode-$i" --fps 50 --duration 50 --mode "$mode")
-      if [ -z "$best" ] || python3 -c "import sys; sys.exit(0 if $t < $best else 1)"; then best=$t; fi
+  for backend in kinematic robotino; do
+    for mode in lockstep free; do
+      best=""
+      for i in 1 2 3; do
+        t=$(run_pair "loop-$backend-$mode-$i" --fps 50 --duration 50 --mode "$mode")
+        if [ -z "$best" ] || python3 -c "import sys; sys.exit(0 if $t < $best else 1)"; then best=$t; fi
+      done
+      echo "$backend $mode: best of 3 = $best s"
     done
-    echo "$mode: best of 3 = $best s"
   done
 fi

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Regenerates the screenshots in docs/: the Robotino on the seed-000 rose (robotino backend)
+# at t = 0, 15 and 30 s, and the overview with the probe trail at 30 s, plus the report
+# plots of the same run.   scripts/docs_screenshots.sh [BUILD_DIR]
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+bin=${1:-$root/build}/bin
+docs="$root/docs"
+work=$(mktemp -d -t cosim-docs.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$docs/screenshots" "$docs/report"
+
+run() {  # run NAME CAMERA: 31 s of the rose at 20 fps, screenshots every 300 frames (15 s)
+  "$bin/cosim-dynamics" --backend robotino --duration 31 --fps 20 --channel "fifo:$work/fifo-$1" \
+    --out "$work/$1" --progress never -q &
+  "$bin/cosim-visual" --channel "fifo:$work/fifo-$1" --out "$work/$1" --offscreen --size 1280x720 \
+    --camera "$2" --screenshot-every 300 -q
+  wait
+}
+run follow follow
+run overview overview
+cp "$work/follow/screenshots/frame_000300.png" "$docs/screenshots/robotino_t15s.png"
+cp "$work/follow/screenshots/frame_000600.png" "$docs/screenshots/robotino_t30s.png"
+cp "$work/overview/screenshots/frame_000600.png" "$docs/screenshots/overview_t30s.png"
+
+# t = 0: the first row of dynamics.csv as a pose (column "Robotino/x_m" -> joint "Robotino/x").
+awk -F, 'NR == 1 { for (i = 2; i <= NF; ++i) name[i] = $i; next }
+         NR == 2 { for (i = 2; i <= NF; ++i) if (name[i] ~ /^Robotino\/.*_(m|rad)$/ && name[i] !~ /chassis_bottom/) {
+                     n = name[i]; sub(/_(m|rad)$/, "", n); print n " = " $i } ; exit }' \
+  "$work/follow/dynamics.csv" > "$work/t0.pose"
+"$bin/cosim-visual" --pose "$work/t0.pose" --screenshot "$docs/screenshots/robotino_t00s.png" --size 1280x720 -q
+
+# The report of a full 50 s run with the recorder stub.
+"$bin/cosim-dynamics" --backend robotino --channel "fifo:$work/fifo-r" --out "$work/report" --progress never -q &
+"$bin/cosim-recorder" --channel "fifo:$work/fifo-r" -q
+wait
+"$bin/cosim-report" "$work/report" >/dev/null
+cp "$work/report/plots/"*.png "$docs/report/"
+echo "docs/screenshots and docs/report regenerated"
