@@ -6,6 +6,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cosim/util/cli.hpp"
+
 #include "cosim/util/exit_codes.hpp"
 #include "run_report.hpp"
 
@@ -19,16 +21,7 @@ int main(int argc, char** argv) {
   app.add_option("RUN_DIR", run_dir, "run folder")->required();
   app.add_option("--width", width, "plot width [px]")->capture_default_str()->check(CLI::Range(200, 8000));
   app.add_option("--height", height, "plot height [px]")->capture_default_str()->check(CLI::Range(200, 8000));
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "cosim-report: error: %s (see --help)\n", e.what());
-    return cosim::util::kExitBadInput;
-  }
+  if (const int code = cosim::util::parse_command_line(app, argc, argv); code >= 0) return code;
   try {
     const auto facts = cosim::report::read_run(run_dir);
     const auto pngs = cosim::report::write_report(run_dir, facts, width, height);

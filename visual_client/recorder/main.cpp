@@ -14,6 +14,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cosim/util/cli.hpp"
+
 #include "cosim/protocol/channel_spec.hpp"
 #include "cosim/protocol/signals.hpp"
 #include "cosim/protocol/version.hpp"
@@ -159,16 +161,7 @@ int main(int argc, char** argv) {
   app.add_flag("-q,--quiet", options.quiet, "no summary on stdout");
   app.add_option("--protocol-major", options.client.protocol_major, "testing: answer with this protocol major")
       ->group("");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "cosim-recorder: error: %s (see --help)\n", e.what());
-    return cosim::util::kExitBadInput;
-  }
+  if (const int code = cosim::util::parse_command_line(app, argc, argv); code >= 0) return code;
   options.client.open_timeout = std::chrono::milliseconds(static_cast<long>(open_timeout_s * 1000));
   options.client.frame_timeout = std::chrono::milliseconds(static_cast<long>(frame_timeout_s * 1000));
   options.client.peer_kind = "recorder";

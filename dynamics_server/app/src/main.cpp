@@ -10,6 +10,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cosim/util/cli.hpp"
+
 #include "cosim/dynamics/registry.hpp"
 #include "cosim/protocol/channel_spec.hpp"
 #include "cosim/protocol/signals.hpp"
@@ -90,16 +92,7 @@ int main(int argc, char** argv) {
   app.add_option("--protocol-major", options.protocol_major, "testing: announce this protocol major version")
       ->group("");  // hidden
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "cosim-dynamics: error: %s (see --help)\n", e.what());
-    return cosim::util::kExitBadInput;
-  }
+  if (const int code = cosim::util::parse_command_line(app, argc, argv); code >= 0) return code;
   if (list_backends) {
     print_backends();
     return cosim::util::kExitOk;
