@@ -26,6 +26,7 @@ param(
   [double]$Rate = 1.0,
   [string]$Params = "",
   [string]$Out = "",
+  [string]$Channel = "",
   [switch]$Recorder,
   [string]$BuildDir = "",
   [Parameter(ValueFromRemainingArguments = $true)][string[]]$Extra = @()
@@ -57,7 +58,7 @@ if (-not $peerExe -and -not $Recorder) {
 if (-not $peerExe) { Write-Error "cosim.ps1: $peerName.exe not found under $bin"; exit 2 }
 
 if (-not $Out) { $Out = Join-Path $root ("runs\" + (Get-Date).ToUniversalTime().ToString("yyyyMMddTHHmmssZ") + "-$Backend") }
-$pipe = "pipe:cosim-" + [guid]::NewGuid().ToString("N").Substring(0, 12)
+$pipe = if ($Channel) { $Channel } else { "pipe:cosim-" + [guid]::NewGuid().ToString("N").Substring(0, 12) }
 
 $dynArgs = @("--backend", $Backend, "--scene", "`"$Scene`"", "--fps", $Fps, "--duration", $Duration,
              "--mode", $Mode, "--rate", $Rate, "--channel", $pipe, "--out", "`"$Out`"")

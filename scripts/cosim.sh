@@ -17,6 +17,7 @@ usage: scripts/cosim.sh [options] [-- extra cosim-dynamics options]
   --mode MODE       lockstep | free | realtime (default: lockstep)
   --rate R          realtime mode: sim seconds per wall second (default: 1)
   --params FILE     backend parameter file
+  --channel SPEC    fifo:DIR to use that folder (default: a private one, removed at the end)
   --out DIR         run folder (default: runs/<UTC time>-<backend>)
   --recorder        visual side = cosim-recorder (the headless recorder stub)
   --no-build        do not run scripts/setup.sh first
@@ -25,7 +26,8 @@ USAGE
 }
 
 backend=robotino scene="$root/scenes/robotino" fps=20 duration=50 mode=lockstep rate=1
-params="" out="" peer="" build_first=1 extra=()
+params="" out="" peer="" build_first=1 extra=() channel=""
+
 while (($#)); do
   case "$1" in
     --backend) backend=$2; shift 2 ;;
@@ -35,6 +37,7 @@ while (($#)); do
     --mode) mode=$2; shift 2 ;;
     --rate) rate=$2; shift 2 ;;
     --params) params=$2; shift 2 ;;
+    --channel) channel=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --recorder) peer=recorder; shift ;;
     --no-build) build_first=0; shift ;;
@@ -56,11 +59,19 @@ fi
 mkdir -p "$(dirname "$out")"
 out=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")
 
-# A private channel folder (0700), removed whatever happens.
-fifo_dir=$(mktemp -d -t cosim-fifo.XXXXXX)
+# A private channel folder (0700), removed whatever happens; or the user's own.
+if [ -z "$channel" ]; then
+  fifo_dir=$(mktemp -d -t cosim-fifo.XXXXXX)
+  channel="fifo:$fifo_dir"
+else
+  case "$channel" in
+    fifo:?*) fifo_dir="" ;;  # cosim-dynamics creates it and removes its FIFOs itself
+    *) echo "cosim.sh: error: --channel '$channel': expected fifo:DIR" >&2; exit 2 ;;
+  esac
+fi
 pids=()
 interrupted=0
-cleanup() { rm -rf "$fifo_dir"; }
+cleanup() { if [ -n "$fifo_dir" ]; then rm -rf "$fifo_dir"; fi; }
 forward() {
   # The dynamics first: it is the one that records why the run ended.
   interrupted=1
@@ -71,14 +82,14 @@ trap cleanup EXIT
 trap forward INT TERM
 
 dyn_args=(--backend "$backend" --scene "$scene" --fps "$fps" --duration "$duration" --mode "$mode"
-          --rate "$rate" --channel "fifo:$fifo_dir" --out "$out")
+          --rate "$rate" --channel "$channel" --out "$out")
 [ -n "$params" ] && dyn_args+=(--params "$params")
 "$bin/cosim-dynamics" "${dyn_args[@]}" "${extra[@]}" &
 pids+=($!)
 if [ "$peer" = recorder ]; then
-  "$bin/cosim-recorder" --channel "fifo:$fifo_dir" --scene "$scene" --out "$out" --quiet &
+  "$bin/cosim-recorder" --channel "$channel" --scene "$scene" --out "$out" --quiet &
 else
-  "$bin/cosim-visual" --channel "fifo:$fifo_dir" --scene "$scene" --out "$out" &
+  "$bin/cosim-visual" --channel "$channel" --scene "$scene" --out "$out" &
 fi
 pids+=($!)
 

@@ -86,6 +86,20 @@ TEST_F(LoopTest, SlowVisualSkipsFramesInFreeModeWithoutGrowingMemory) {
   EXPECT_NE(read_file(run_dir() / "recorder.log").find("skipped"), std::string::npos);
 }
 
+TEST_F(LoopTest, SlowVisualSkipsFramesInRealtimeMode) {
+  // 1000 frames in 1 s of wall time; a visual side at 20 ms per frame shows about 50 of them.
+  auto dynamics = start_dynamics({"--mode", "realtime", "--rate", "10", "--duration", "10", "--fps", "100"});
+  auto recorder = start_recorder({"--slow-ms", "20"});
+  ASSERT_EQ(finish(*recorder, "cosim-recorder"), 0) << recorder->err();
+  ASSERT_EQ(finish(*dynamics, "cosim-dynamics"), 0) << dynamics->err();
+  const std::string run_json = read_file(run_dir() / "run.json");
+  const double reports = json_number(run_json, "reports_received");
+  const double skipped = json_number(run_json, "frames_skipped_by_visual");
+  EXPECT_GT(skipped, 0.0) << run_json;
+  EXPECT_EQ(reports + skipped, 1000.0) << run_json;
+  EXPECT_LT(recorder->max_rss_kib(), 50 * 1024);
+}
+
 TEST_F(LoopTest, SlowVisualMakesLockstepWaitAndFinish) {
   auto dynamics = start_dynamics({"--mode", "lockstep", "--duration", "2", "--fps", "50"});
   auto recorder = start_recorder({"--slow-ms", "10"});

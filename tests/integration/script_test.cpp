@@ -49,6 +49,16 @@ TEST_F(ScriptTest, CtrlCStopsBothAndCleansUp) {
   EXPECT_FALSE(channel_folders_left());
 }
 
+TEST_F(ScriptTest, UsesTheChannelItIsGiven) {
+  const auto fifo = tmp_.path() / "my-fifo";
+  Process script(kScript, {"--no-build", "--recorder", "--duration", "2", "--channel", "fifo:" + fifo.string(), "--out",
+                           run_dir().string()},
+                 tmp_.path() / "script");
+  ASSERT_EQ(finish(script, "cosim.sh", 120), 0) << script.err();
+  EXPECT_NE(read_file(run_dir() / "run.json").find("\"channel\": \"fifo:" + fifo.string() + "\""), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(fifo / "d2v"));
+}
+
 TEST_F(ScriptTest, UnknownOptionIsUsageError) {
   Process script(kScript, {"--no-build", "--warp-speed"}, tmp_.path() / "script");
   EXPECT_EQ(finish(script, "cosim.sh", 10), 2);
