@@ -143,11 +143,7 @@ int main(int argc, char** argv) {
                "computes the probes' world coordinates with the scene kinematics for every frame and reports them "
                "back, recording every message exchanged (recorder.cosimlog). No graphics.",
                "cosim-recorder"};
-  app.set_version_flag("--version", std::string("cosim-recorder ") + cosim::protocol::software_version() +
-                                        " (protocol " +
-                                        cosim::protocol::version_string(cosim::protocol::kProtocolMajor,
-                                                                        cosim::protocol::kProtocolMinor) +
-                                        ")");
+  app.set_version_flag("--version", cosim::protocol::version_banner("cosim-recorder"));
   double open_timeout_s = 10, frame_timeout_s = 30;
   app.add_option("--channel", options.client.channel, "fifo:DIR, as given to cosim-dynamics")->capture_default_str();
   app.add_option("--scene", options.scene, "scene folder or project file")->capture_default_str();

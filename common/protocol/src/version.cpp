@@ -12,6 +12,10 @@ std::string version_string(std::uint32_t major, std::uint32_t minor) {
   return std::to_string(major) + "." + std::to_string(minor);
 }
 
+std::string version_banner(const std::string& program) {
+  return program + " " + software_version() + " (protocol " + version_string(kProtocolMajor, kProtocolMinor) + ")";
+}
+
 std::uint32_t negotiate(std::uint32_t own_major, std::uint32_t own_minor, const v1::ProtocolVersion& peer,
                         const std::string& own_side, const std::string& peer_side) {
   if (peer.major() != own_major) {

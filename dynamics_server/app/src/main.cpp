@@ -55,11 +55,7 @@ int main(int argc, char** argv) {
                "process (cosim-visual or cosim-recorder), comparing the probe positions it reports with the "
                "dynamic model's.\n\nBackends:\n" + backend_list(),
                "cosim-dynamics"};
-  app.set_version_flag("--version", std::string("cosim-dynamics ") + cosim::protocol::software_version() +
-                                        " (protocol " +
-                                        cosim::protocol::version_string(cosim::protocol::kProtocolMajor,
-                                                                        cosim::protocol::kProtocolMinor) +
-                                        ")");
+  app.set_version_flag("--version", cosim::protocol::version_banner("cosim-dynamics"));
   std::string mode = "lockstep";
   std::string out_dir;
   std::string params_file;

@@ -262,11 +262,7 @@ int main(int argc, char** argv) {
       "offscreen frame rate; --replay RUN_DIR/frames.cosimlog plays a recorded run again (into a window, or a video "
       "with --offscreen).",
       "cosim-visual"};
-  app.set_version_flag("--version", std::string("cosim-visual ") + cosim::protocol::software_version() +
-                                        " (protocol " +
-                                        cosim::protocol::version_string(cosim::protocol::kProtocolMajor,
-                                                                        cosim::protocol::kProtocolMinor) +
-                                        ")");
+  app.set_version_flag("--version", cosim::protocol::version_banner("cosim-visual"));
   double open_timeout_s = 10, frame_timeout_s = 30;
   std::string size = "1280x720", hud = "on";
   app.add_option("--channel", options.client.channel, "fifo:DIR, as given to cosim-dynamics")->capture_default_str();

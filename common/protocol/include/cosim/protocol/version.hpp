@@ -18,6 +18,9 @@ const char* software_version() noexcept;
 /// "1.0"
 std::string version_string(std::uint32_t major, std::uint32_t minor);
 
+/// What `--version` prints: "cosim-recorder 0.1.0 (protocol 1.0)".
+std::string version_banner(const std::string& program);
+
 /// Checks a peer's version against ours. Returns the accepted minor (the smaller one).
 /// Throws util::VersionMismatchError naming both versions when the majors differ.
 std::uint32_t negotiate(std::uint32_t own_major, std::uint32_t own_minor, const v1::ProtocolVersion& peer,
