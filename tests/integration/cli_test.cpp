@@ -25,7 +25,7 @@ TEST_F(CliTest, HelpAndVersionExitZero) {
     EXPECT_TRUE(contains(help->out(), "--channel")) << help->out();
     auto version = run(exe, {"--version"});
     EXPECT_EQ(finish(*version, exe, 10), 0);
-    EXPECT_TRUE(contains(version->out(), "protocol 1.0")) << version->out();
+    EXPECT_TRUE(contains(version->out(), "protocol 1.1")) << version->out();
   }
 }
 

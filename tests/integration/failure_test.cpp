@@ -39,8 +39,8 @@ TEST_F(LoopTest, DynamicsWithAnotherMajorVersionStopsBothSides) {
   EXPECT_EQ(finish(*recorder, "cosim-recorder"), 4) << recorder->err();
   EXPECT_EQ(finish(*dynamics, "cosim-dynamics"), 4) << dynamics->err();
   for (const std::string& err : {recorder->err(), dynamics->err()}) {
-    EXPECT_TRUE(contains(err, "2.0")) << err;
-    EXPECT_TRUE(contains(err, "1.0")) << err;
+    EXPECT_TRUE(contains(err, "2.1")) << err;
+    EXPECT_TRUE(contains(err, "1.1")) << err;
     EXPECT_TRUE(contains(err, "protocol major version mismatch")) << err;
   }
   expect_fifos_removed(fifo_dir());
@@ -52,8 +52,8 @@ TEST_F(LoopTest, RecorderWithAnotherMajorVersionStopsBothSides) {
   EXPECT_EQ(finish(*recorder, "cosim-recorder"), 4) << recorder->err();
   EXPECT_EQ(finish(*dynamics, "cosim-dynamics"), 4) << dynamics->err();
   for (const std::string& err : {recorder->err(), dynamics->err()}) {
-    EXPECT_TRUE(contains(err, "3.0")) << err;
-    EXPECT_TRUE(contains(err, "1.0")) << err;
+    EXPECT_TRUE(contains(err, "3.1")) << err;
+    EXPECT_TRUE(contains(err, "1.1")) << err;
   }
   expect_fifos_removed(fifo_dir());
 }

@@ -73,9 +73,21 @@ TEST_F(LoopTest, LockstepRoseRunMatchesDynamicModelAndRose) {
   wire::CosimLogReader received(run_dir() / "recorder.cosimlog");
   std::vector<std::vector<std::byte>> to_visual_sent, to_visual_received;
   wire::CosimLogReader::Record record;
+  std::uint64_t frames_checked = 0;
   while (sent.next(record)) {
     if (record.dir == wire::Direction::to_visual) to_visual_sent.push_back(record.framed_bytes);
+    if (record.envelope.has_frame()) {
+      // Each frame tells the visual side the delay of the latest report: in lockstep, frame k - 1's.
+      const auto& frame = record.envelope.frame();
+      EXPECT_EQ(frame.last_report_seq(), frame.seq() - 1);
+      EXPECT_EQ(frame.last_delay_frames(), 0u);
+      if (frame.seq() > 1) {
+        EXPECT_GT(frame.last_rtt_us(), 0.0);
+      }
+      ++frames_checked;
+    }
   }
+  EXPECT_EQ(frames_checked, 1000u);
   while (received.next(record)) {
     if (record.dir == wire::Direction::to_visual) to_visual_received.push_back(record.framed_bytes);
   }

@@ -367,6 +367,9 @@ void FrameLoop::send_frame(std::uint64_t k, double t_s) {
   auto* values = frame.mutable_joint_values();
   values->Resize(static_cast<int>(q.size()), 0.0);
   std::copy(q.begin(), q.end(), values->mutable_data());
+  frame.set_last_report_seq(last_reported_);
+  frame.set_last_delay_frames(static_cast<std::uint32_t>(delay_frames_.empty() ? 0.0 : delay_frames_.back()));
+  frame.set_last_rtt_us(rtt_us_.empty() ? 0.0 : rtt_us_.back());
   sent.sent_ns = util::steady_ns();
   frame.set_sent_ns(sent.sent_ns);
   connection_->send(out_, options_.report_timeout);

@@ -60,6 +60,7 @@ bool ReplaySession::next_frame() {
     }
     seq_ = frame.seq();
     sim_time_s_ = frame.sim_time_s();
+    delay_ = {frame.last_report_seq(), frame.last_delay_frames(), frame.last_rtt_us()};
     for (std::size_t i = 0; i < scene_index_of_hello_joint_.size(); ++i) {
       q_scene_[static_cast<std::size_t>(scene_index_of_hello_joint_[i])] = frame.joint_values(static_cast<int>(i));
     }

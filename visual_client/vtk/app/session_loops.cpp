@@ -62,15 +62,20 @@ class RateMeter {
 };
 
 void format_hud(char* text, std::size_t size, double t_s, double t_end_s, std::uint64_t seq, std::uint32_t frame_count,
-                double fps, std::uint64_t skipped, const std::string& probe_name, const Eigen::Vector3d* p) {
-  if (p != nullptr) {
-    std::snprintf(text, size,
-                  "t %8.3f / %.3f s   frame %llu / %u\nrender %5.1f fps   skipped %llu\n%s (%+.4f, %+.4f, %+.4f) m",
-                  t_s, t_end_s, static_cast<unsigned long long>(seq), frame_count, fps,
-                  static_cast<unsigned long long>(skipped), probe_name.c_str(), p->x(), p->y(), p->z());
-  } else {
-    std::snprintf(text, size, "t %8.3f / %.3f s   frame %llu / %u\nrender %5.1f fps   skipped %llu", t_s, t_end_s,
-                  static_cast<unsigned long long>(seq), frame_count, fps, static_cast<unsigned long long>(skipped));
+                double fps, std::uint64_t skipped, const FrameSource::ReportDelay& delay, const std::string& probe_name,
+                const Eigen::Vector3d* p) {
+  // The probe delay is measured by the dynamics and comes back with the next frame (Frame.last_*).
+  char delay_text[96] = "probe delay  -";
+  if (delay.report_seq > 0) {
+    std::snprintf(delay_text, sizeof delay_text, "probe delay  %u frames, round trip %.0f us", delay.delay_frames,
+                  delay.rtt_us);
+  }
+  int n = std::snprintf(text, size, "t %8.3f / %.3f s   frame %llu / %u\nrender %5.1f fps   skipped %llu\n%s", t_s,
+                        t_end_s, static_cast<unsigned long long>(seq), frame_count, fps,
+                        static_cast<unsigned long long>(skipped), delay_text);
+  if (p != nullptr && n > 0 && static_cast<std::size_t>(n) < size) {
+    std::snprintf(text + n, size - static_cast<std::size_t>(n), "\n%s (%+.4f, %+.4f, %+.4f) m", probe_name.c_str(),
+                  p->x(), p->y(), p->z());
   }
 }
 
@@ -174,7 +179,7 @@ void offscreen_loop(const VisualOptions& options, const scene::SceneModel& scene
     }
     if (options.hud) {
       format_hud(hud, sizeof hud, session.sim_time_s(), t_end_s, session.seq(), session.hello().frame_count(),
-                 rate.fps(), session.frames_skipped(), tracked_name,
+                 rate.fps(), session.frames_skipped(), session.last_report_delay(), tracked_name,
                  tracked >= 0 ? &state.p_WP_all[static_cast<std::size_t>(tracked)] : nullptr);
       viewer.set_hud_text(hud);
     }
@@ -205,6 +210,7 @@ struct Handoff {
   std::vector<Eigen::Vector3d> p_WP;  // its probes, in Welcome order
   std::uint64_t seq = 0, skipped = 0;
   double t_s = 0;
+  FrameSource::ReportDelay delay;
   std::exception_ptr error;
 };
 
@@ -217,6 +223,7 @@ void session_thread(FrameSource& session, Handoff& handoff) {
       handoff.seq = session.seq();
       handoff.t_s = session.sim_time_s();
       handoff.skipped = session.frames_skipped();
+      handoff.delay = session.last_report_delay();
       handoff.state = Handoff::State::frame_ready;
       handoff.changed.notify_all();
       handoff.changed.wait(lock, [&] { return handoff.state == Handoff::State::probes_ready || handoff.quit; });
@@ -286,13 +293,14 @@ void interactive_loop(const VisualOptions& options, const scene::SceneModel& sce
       std::copy(handoff.q.begin(), handoff.q.end(), q.begin());
       const std::uint64_t seq = handoff.seq, skipped = handoff.skipped;
       const double t_s = handoff.t_s;
+      const FrameSource::ReportDelay delay = handoff.delay;
       lock.unlock();
 
       scene.world_transforms(q, state.X_WF);
       viewer.show(state.X_WF);
       viewer.probe_positions(state.p_WP_all);
       if (options.hud) {
-        format_hud(hud, sizeof hud, t_s, t_end_s, seq, session.hello().frame_count(), rate.fps(), skipped,
+        format_hud(hud, sizeof hud, t_s, t_end_s, seq, session.hello().frame_count(), rate.fps(), skipped, delay,
                    tracked_name, tracked >= 0 ? &state.p_WP_all[static_cast<std::size_t>(tracked)] : nullptr);
         viewer.set_hud_text(hud);
       }

@@ -10,7 +10,7 @@ namespace cosim::protocol {
 /// The protocol this build speaks. Bump the major only for a wire break (field meaning
 /// changed or removed); add fields under a new minor.
 inline constexpr std::uint32_t kProtocolMajor = 1;
-inline constexpr std::uint32_t kProtocolMinor = 0;
+inline constexpr std::uint32_t kProtocolMinor = 1;  // 1.1: Frame.last_* (latest probe delay)
 
 /// Software version of the cosim build, e.g. "0.1.0".
 const char* software_version() noexcept;

@@ -78,6 +78,7 @@ class ClientSession final : public FrameSource {
   void fail(int exit_code, const std::string& message) noexcept override;
 
   std::uint64_t frames_received() const override { return frames_received_; }
+  ReportDelay last_report_delay() const override { return delay_; }
   std::uint64_t frames_skipped() const override { return frames_skipped_; }
   std::uint64_t reports_sent() const { return reports_sent_; }
 
@@ -95,6 +96,7 @@ class ClientSession final : public FrameSource {
   std::vector<double> q_scene_;
   v1::Envelope in_;
   v1::Envelope out_;
+  ReportDelay delay_;
   std::uint64_t seq_ = 0;
   double sim_time_s_ = 0;
   std::int64_t received_ns_ = 0;

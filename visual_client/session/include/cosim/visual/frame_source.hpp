@@ -29,6 +29,14 @@ class FrameSource {
   virtual std::uint64_t frames_skipped() const = 0;
   /// The run's Hello (fps, frame count, end time, joints).
   virtual const v1::Hello& hello() const = 0;
+  /// The dynamics' latest probe-report delay as of the current frame (Frame.last_*, protocol
+  /// 1.1; zeros from a 1.0 peer or before the first report).
+  struct ReportDelay {
+    std::uint64_t report_seq = 0;
+    std::uint32_t delay_frames = 0;
+    double rtt_us = 0;
+  };
+  virtual ReportDelay last_report_delay() const = 0;
   /// Tells the other side, if there is one, why this side stops. Never throws.
   virtual void fail(int /*exit_code*/, const std::string& /*message*/) noexcept {}
 };

@@ -31,6 +31,7 @@ class ReplaySession final : public FrameSource {
   std::span<const int> reported_probes() const override { return reported_probes_; }
   void report(std::span<const Eigen::Vector3d> p_WP) override;
   std::uint64_t frames_received() const override { return frames_; }
+  ReportDelay last_report_delay() const override { return delay_; }
   std::uint64_t frames_skipped() const override { return 0; }
   /// Largest |now − recorded| over the reports compared so far [m]; reports compared.
   double max_difference_to_recording_m() const { return max_difference_m_; }
@@ -49,6 +50,7 @@ class ReplaySession final : public FrameSource {
   std::vector<double> q_scene_;
   std::vector<std::vector<double>> recorded_positions_;  // by frame seq - 1, filled lazily
   wire::CosimLogReader::Record record_;
+  ReportDelay delay_;
   std::uint64_t seq_ = 0, frames_ = 0, compared_ = 0;
   double sim_time_s_ = 0, first_t_s_ = 0;
   double max_difference_m_ = 0;
