@@ -6,6 +6,7 @@
 #   scripts/bench.sh loop       headless 50 s rose at 50 fps, lockstep and free, wall time
 #   scripts/bench.sh robotino   robotino backend alone, 50 s at output 0.02 s, tolerances 1e-6
 #   scripts/bench.sh render     VTK offscreen fps at 1280x720 and the coupled 50 s run at 30 fps with video
+#   scripts/bench.sh memory     peak RSS of each process, short run vs 10x longer run (flat = no growth)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${COSIM_BUILD_DIR:-$root/build}
@@ -67,6 +68,25 @@ if [[ $what == all || $what == render ]]; then
     "$root/bench/render/render_bench.sh" "$bin"
   else
     echo "== render: cosim-visual is not built (COSIM_BUILD_VISUAL=OFF)"
+  fi
+fi
+
+if [[ $what == all || $what == memory ]]; then
+  echo "== peak RSS (KiB): robotino + recorder 60 s vs 600 s at 20 fps; visual 20 s vs 200 s at 30 fps offscreen"
+  for d in 60 600; do
+    /usr/bin/time -f "dynamics $d s: %M" "$bin/cosim-dynamics" --channel "fifo:$work/mem$d" --out "$work/mem$d" \
+      --duration "$d" --fps 20 --progress never -q &
+    /usr/bin/time -f "recorder $d s: %M" "$bin/cosim-recorder" --channel "fifo:$work/mem$d" -q
+    wait
+  done
+  if [ -x "$bin/cosim-visual" ]; then
+    for d in 20 200; do
+      "$bin/cosim-dynamics" --channel "fifo:$work/vmem$d" --out "$work/vmem$d" --duration "$d" --fps 30 \
+        --progress never -q &
+      /usr/bin/time -f "visual $d s: %M" "$bin/cosim-visual" --channel "fifo:$work/vmem$d" --out "$work/vmem$d" \
+        --offscreen -q >/dev/null
+      wait
+    done
   fi
 fi
 
