@@ -74,16 +74,16 @@ fi
 if [[ $what == all || $what == memory ]]; then
   echo "== peak RSS (KiB): robotino + recorder 60 s vs 600 s at 20 fps; visual 20 s vs 200 s at 30 fps offscreen"
   for d in 60 600; do
-    /usr/bin/time -f "dynamics $d s: %M" "$bin/cosim-dynamics" --channel "fifo:$work/mem$d" --out "$work/mem$d" \
+    /usr/bin/time -f "dynamics $d s: %M" "$bin/cosim-dynamics" --channel "fifo:$work/memfifo$d" --out "$work/mem$d" \
       --duration "$d" --fps 20 --progress never -q &
-    /usr/bin/time -f "recorder $d s: %M" "$bin/cosim-recorder" --channel "fifo:$work/mem$d" -q
+    /usr/bin/time -f "recorder $d s: %M" "$bin/cosim-recorder" --channel "fifo:$work/memfifo$d" -q
     wait
   done
   if [ -x "$bin/cosim-visual" ]; then
     for d in 20 200; do
-      "$bin/cosim-dynamics" --channel "fifo:$work/vmem$d" --out "$work/vmem$d" --duration "$d" --fps 30 \
+      "$bin/cosim-dynamics" --channel "fifo:$work/vmemfifo$d" --out "$work/vmem$d" --duration "$d" --fps 30 \
         --progress never -q &
-      /usr/bin/time -f "visual $d s: %M" "$bin/cosim-visual" --channel "fifo:$work/vmem$d" --out "$work/vmem$d" \
+      /usr/bin/time -f "visual $d s: %M" "$bin/cosim-visual" --channel "fifo:$work/vmemfifo$d" --out "$work/vmem$d" \
         --offscreen -q >/dev/null
       wait
     done
