@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -126,6 +127,7 @@ class FrameLoop {
   std::vector<Eigen::Isometry3d> X_WF_;
   std::vector<Eigen::Vector3d> p_WP_all_;
   std::vector<Eigen::Vector3d> p_WP_row_;  // dynamic probes of a dynamics.csv row
+  double probes_at_s_ = std::numeric_limits<double>::quiet_NaN();  // time p_WP_all_ belongs to
 
   std::unique_ptr<util::CsvWriter> dynamics_csv_;
   std::unique_ptr<util::CsvWriter> probes_csv_;
@@ -302,10 +304,14 @@ void FrameLoop::handshake() {
 }
 
 void FrameLoop::dynamic_probes(std::vector<Eigen::Vector3d>& p_WP) {
-  const auto q = backend_->joint_values();
-  for (std::size_t i = 0; i < q.size(); ++i) q_scene_[static_cast<std::size_t>(scene_index_of_joint_[i])] = q[i];
-  scene_->world_transforms(q_scene_, X_WF_);
-  scene_->probe_positions(X_WF_, p_WP_all_);
+  // An output step and a frame often fall on the same time: compute the kinematics once.
+  if (backend_->time_s() != probes_at_s_) {
+    const auto q = backend_->joint_values();
+    for (std::size_t i = 0; i < q.size(); ++i) q_scene_[static_cast<std::size_t>(scene_index_of_joint_[i])] = q[i];
+    scene_->world_transforms(q_scene_, X_WF_);
+    scene_->probe_positions(X_WF_, p_WP_all_);
+    probes_at_s_ = backend_->time_s();
+  }
   for (std::size_t i = 0; i < probe_index_.size(); ++i) p_WP[i] = p_WP_all_[static_cast<std::size_t>(probe_index_[i])];
 }
 

@@ -216,14 +216,11 @@ namespace {
 std::vector<std::string> kinematic_output_names() {
   std::vector<std::string> names{"x_ref_m",        "y_ref_m",        "phi_ref_rad",
                                  "vx_ref_m_per_s", "vy_ref_m_per_s", "omega_ref_rad_per_s"};
-  const auto per_wheel = [&](const char* prefix, const char* suffix) {
-    for (int i = 1; i <= kWheels; ++i) names.push_back(prefix + std::to_string(i) + suffix);
-  };
-  per_wheel("omega", "_rad_per_s");
-  per_wheel("contact", "");
-  per_wheel("v_side", "_m_per_s");
-  per_wheel("r_roll", "_m");
-  per_wheel("omega_roll", "_rad_per_s");
+  append_per_wheel_names(names, "omega", "_rad_per_s");
+  append_per_wheel_names(names, "contact", "");
+  append_per_wheel_names(names, "v_side", "_m_per_s");
+  append_per_wheel_names(names, "r_roll", "_m");
+  append_per_wheel_names(names, "omega_roll", "_rad_per_s");
   return names;
 }
 

@@ -103,4 +103,8 @@ double robotino_min_rolling_arm_m(const RobotinoGeometry& geometry) {
   return robotino_rolling_arm_m(geometry, kRobotinoRollerPitch_rad / 2.0);
 }
 
+void append_per_wheel_names(std::vector<std::string>& names, const std::string& prefix, const std::string& suffix) {
+  for (int i = 1; i <= kRobotinoWheelCount; ++i) names.push_back(prefix + std::to_string(i) + suffix);
+}
+
 }  // namespace cosim::dynamics

@@ -41,21 +41,18 @@ std::vector<std::string> robotino_output_names() {
                                  "dx_m",           "dy_m",           "dphi_rad",
                                  "vx_m_per_s",     "vy_m_per_s",     "omega_z_rad_per_s",
                                  "vx_ref_m_per_s", "vy_ref_m_per_s", "omega_z_ref_rad_per_s"};
-  const auto per_wheel = [&](const char* prefix, const char* suffix) {
-    for (int i = 1; i <= kWheels; ++i) names.push_back(prefix + std::to_string(i) + suffix);
-  };
-  per_wheel("omega", "_rad_per_s");
-  per_wheel("omega_ref", "_rad_per_s");
-  per_wheel("i", "_A");
-  per_wheel("u", "_V");
-  per_wheel("tau", "_N_m");
-  per_wheel("tau_motor", "_N_m");
-  per_wheel("f_roll", "_N");
-  per_wheel("f_side", "_N");
-  per_wheel("contact", "");
-  per_wheel("omega_roll", "_rad_per_s");
-  per_wheel("r_roll", "_m");
-  per_wheel("pid_int", "_rad");
+  append_per_wheel_names(names, "omega", "_rad_per_s");
+  append_per_wheel_names(names, "omega_ref", "_rad_per_s");
+  append_per_wheel_names(names, "i", "_A");
+  append_per_wheel_names(names, "u", "_V");
+  append_per_wheel_names(names, "tau", "_N_m");
+  append_per_wheel_names(names, "tau_motor", "_N_m");
+  append_per_wheel_names(names, "f_roll", "_N");
+  append_per_wheel_names(names, "f_side", "_N");
+  append_per_wheel_names(names, "contact", "");
+  append_per_wheel_names(names, "omega_roll", "_rad_per_s");
+  append_per_wheel_names(names, "r_roll", "_m");
+  append_per_wheel_names(names, "pid_int", "_rad");
   for (const char* name : {"energy_in_J", "energy_resistive_J", "energy_stored_J", "energy_balance_J"}) {
     names.emplace_back(name);
   }

@@ -52,6 +52,9 @@ constexpr std::size_t robotino_roller_joint(int wheel, int roller) {
 /// The 24 scoped scene joint names: x, y, phi, axle1..3, then Wheel_1..3 roller1..6.
 std::vector<std::string> robotino_joint_names();
 
+/// Appends one output column per wheel: prefix1suffix, prefix2suffix, prefix3suffix.
+void append_per_wheel_names(std::vector<std::string>& names, const std::string& prefix, const std::string& suffix);
+
 /// Jacobian J(φ) with ω = J·v_W, v_W = (ẋ [m/s], ẏ [m/s], φ̇ [rad/s]), ω = wheel speeds [rad/s]:
 /// row i = (sin φ_i, −cos φ_i, −R) / Rw.
 Eigen::Matrix3d robotino_jacobian(const RobotinoGeometry& geometry, double phi_rad);
