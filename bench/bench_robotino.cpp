@@ -29,7 +29,7 @@ std::unique_ptr<Backend> make(const std::vector<std::string>& overrides) {
 // Builds the backend (IDACalcIC included) and runs it to 50 s.
 void run_rose(benchmark::State& state, const std::vector<std::string>& overrides) {
   const auto steps = static_cast<int>(std::lround(kDuration_s / kOutputStep_s));
-  cosim::dynamics::IdaStats stats;
+  cosim::dae::IdaStats stats;
   double dx_end_m = 0.0;
   for (auto _ : state) {
     auto backend = make(overrides);

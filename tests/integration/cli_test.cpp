@@ -1,8 +1,11 @@
 // Command-line behaviour of the executables: help, version, bad options and input.
 #include <gtest/gtest.h>
 
+#include <stdlib.h>
+
 #include <algorithm>
 #include <fstream>
+#include <optional>
 
 #include "harness.hpp"
 
@@ -89,6 +92,60 @@ TEST_F(CliTest, BadSceneGivesFileAndLineFromBothSides) {
   auto dynamics = run("cosim-dynamics", {"--scene", scene.string(), "--channel", "none", "--out", run_dir().string()});
   EXPECT_EQ(finish(*dynamics, "cosim-dynamics", 10), 2);
   EXPECT_TRUE(contains(dynamics->err(), where)) << dynamics->err();
+}
+
+/// Sets an environment variable for the processes a test starts, and restores it.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (old_) {
+      setenv(name_, old_->c_str(), 1);
+    } else {
+      unsetenv(name_);
+    }
+  }
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+TEST_F(CliTest, WithoutSceneTheDynamicsTakesItsBackendsSceneUnderCOSIM_SCENES_DIR) {
+  // A scenes root whose robotino scene is broken on a known line: the error proves which
+  // folder was read.
+  const auto root = tmp_.path() / "scenes";
+  std::filesystem::create_directories(root);
+  std::filesystem::copy(kScenesDir / "robotino", root / "robotino", std::filesystem::copy_options::recursive);
+  const auto robot = root / "robotino" / "robots" / "Robotino.xml";
+  std::string xml = read_file(robot);
+  xml.insert(xml.find("<joint"), "<gizmo/>\n");
+  std::ofstream(robot) << xml;
+  ScopedEnv env("COSIM_SCENES_DIR", root.string());
+  auto dynamics = run("cosim-dynamics", {"--channel", "none", "--duration", "1", "--out", run_dir().string()});
+  EXPECT_EQ(finish(*dynamics, "cosim-dynamics", 10), 2);
+  EXPECT_TRUE(contains(dynamics->err(), robot.string() + ":")) << dynamics->err();
+}
+
+TEST_F(CliTest, WithoutSceneTheRecorderTakesTheModelsSceneAfterTheHello) {
+  // The recorder's scenes root has no robotino folder: it learns the model from the Hello,
+  // fails to find its scene, says where it looked and tells the dynamics.
+  const auto empty_root = tmp_.path() / "no-scenes";
+  std::filesystem::create_directories(empty_root);
+  auto dynamics = start_dynamics({"--scene", (kScenesDir / "robotino").string(), "--duration", "1"});
+  std::unique_ptr<Process> recorder;
+  {
+    ScopedEnv env("COSIM_SCENES_DIR", empty_root.string());
+    recorder = start_recorder({});
+  }
+  EXPECT_EQ(finish(*recorder, "cosim-recorder", 30), 2);
+  EXPECT_TRUE(contains(recorder->err(), (empty_root / "robotino").string())) << recorder->err();
+  EXPECT_TRUE(contains(recorder->err(), "no scene folder 'robotino'")) << recorder->err();
+  EXPECT_NE(finish(*dynamics, "cosim-dynamics", 30), 0);
+  EXPECT_TRUE(contains(read_file(run_dir() / "run.json"), "no scene folder 'robotino'"));
 }
 
 TEST_F(CliTest, RecorderWithoutDynamicsTimesOut) {

@@ -17,8 +17,10 @@
 #include "cosim/util/cli.hpp"
 
 #include "cosim/protocol/channel_spec.hpp"
+#include "cosim/protocol/outcome.hpp"
 #include "cosim/protocol/signals.hpp"
 #include "cosim/protocol/version.hpp"
+#include "cosim/scene/scene_locator.hpp"
 #include "cosim/scene/scene_model.hpp"
 #include "cosim/util/clock.hpp"
 #include "cosim/util/errors.hpp"
@@ -32,7 +34,7 @@ namespace {
 
 struct RecorderOptions {
   cosim::visual::ClientOptions client;
-  std::filesystem::path scene = COSIM_DEFAULT_SCENE;
+  std::filesystem::path scene;  // empty: the folder named after Hello.model under the scenes root
   std::filesystem::path out_dir;
   double slow_ms = 0;  // testing a slow renderer: sleep this long per frame shown
   std::filesystem::path replay;  // play a recorded run instead of connecting
@@ -40,98 +42,116 @@ struct RecorderOptions {
   bool quiet = false;
 };
 
-int run_recorder(const RecorderOptions& options) {
-  namespace fs = std::filesystem;
-  std::unique_ptr<cosim::util::EventLog> log;
-  std::unique_ptr<cosim::wire::CosimLogWriter> record;
-  std::unique_ptr<cosim::visual::ClientSession> session;
-  std::unique_ptr<cosim::visual::ReplaySession> replay;
-  try {
-    fs::path log_path;
-    if (!options.out_dir.empty()) {
-      std::error_code ec;
-      fs::create_directories(options.out_dir, ec);
-      if (ec) throw cosim::util::BadInputError("--out " + options.out_dir.string() + ": cannot create: " + ec.message());
-      log_path = options.out_dir / "recorder.log";
-    }
-    log = std::make_unique<cosim::util::EventLog>("cosim-recorder", log_path, false);
-    // The scene first: a bad scene is reported before anything waits on a peer.
-    std::optional<cosim::scene::SceneModel> scene;
-    try {
-      scene.emplace(cosim::scene::SceneModel::load(options.scene));
-    } catch (const cosim::scene::SceneError& e) {
-      throw cosim::util::BadInputError(e.what());
-    }
-    log->info("scene " + scene->name() + " from " + options.scene.string() + ": " +
-              std::to_string(scene->joint_names().size()) + " driven joints, " +
-              std::to_string(scene->probes().size()) + " probes");
-    if (!options.out_dir.empty()) {
-      record = std::make_unique<cosim::wire::CosimLogWriter>(
-          options.out_dir / "recorder.cosimlog", cosim::protocol::kProtocolMajor, cosim::protocol::kProtocolMinor);
-    }
-    cosim::visual::FrameSource* source = nullptr;
-    if (!options.replay.empty()) {
-      replay = std::make_unique<cosim::visual::ReplaySession>(*scene, options.replay, options.as_fast_as_possible, *log);
-      source = replay.get();
-    } else {
-      session = std::make_unique<cosim::visual::ClientSession>(*scene, options.client, *log, record.get());
-      session->connect_and_handshake();
-      source = session.get();
-    }
+/// One recorder run; each step may throw, conclude() reports whatever state it reached.
+class RecorderRun {
+ public:
+  explicit RecorderRun(const RecorderOptions& options) : options_(options) {}
+  void execute();
+  int conclude(const cosim::protocol::Outcome& outcome) noexcept;
 
-    // Preallocated per-frame state: the frame loop itself does not allocate.
-    std::vector<Eigen::Isometry3d> X_WF(scene->frames().size(), Eigen::Isometry3d::Identity());
-    std::vector<Eigen::Vector3d> p_WP_all(scene->probes().size(), Eigen::Vector3d::Zero());
-    std::vector<Eigen::Vector3d> p_WP(source->reported_probes().size(), Eigen::Vector3d::Zero());
-    const auto slow = std::chrono::duration<double, std::milli>(options.slow_ms);
-    while (source->next_frame()) {
-      if (cosim::wire::stop_requested()) throw cosim::util::InterruptedError("interrupted");
-      scene->world_transforms(source->q_scene(), X_WF);
-      scene->probe_positions(X_WF, p_WP_all);
-      for (std::size_t i = 0; i < p_WP.size(); ++i) {
-        p_WP[i] = p_WP_all[static_cast<std::size_t>(source->reported_probes()[i])];
-      }
-      if (options.slow_ms > 0) std::this_thread::sleep_for(slow);
-      source->report(p_WP);
-    }
-    if (record) record->flush();
-    std::string done = std::to_string(source->frames_received()) + " frames, " +
-                       std::to_string(source->frames_skipped()) + " skipped";
-    if (replay) {
-      char diff[64];
-      std::snprintf(diff, sizeof diff, "%.3g", replay->max_difference_to_recording_m());
-      done += "; replayed probes vs recorded reports: " + std::to_string(replay->reports_compared()) +
-              " compared, max difference " + diff + " m";
-    }
-    log->info("done: " + done);
-    if (!options.quiet) std::printf("cosim-recorder: %s\n", done.c_str());
-    return cosim::util::kExitOk;
-  } catch (const cosim::util::CosimError& e) {
-    if (cosim::wire::stop_requested() && e.exit_code() != cosim::util::kExitInterrupted) {
-      // Stopped by the user; the peer's reaction to the same Ctrl-C is not the story.
-      const std::string message = std::string("interrupted by a signal (then: ") + e.what() + ")";
-      if (log) log->error(message);
-      if (session) session->fail(cosim::util::kExitInterrupted, message);
-      return cosim::util::kExitInterrupted;
-    }
-    if (log) {
-      log->error(e.what());
-    } else {
-      std::fprintf(stderr, "cosim-recorder: error: %s\n", e.what());
-    }
-    if (session) session->fail(e.exit_code(), e.what());
-    if (record) record->flush();
-    return e.exit_code();
-  } catch (const std::exception& e) {
-    const std::string message = std::string("internal error: ") + e.what();
-    if (log) {
-      log->error(message);
-    } else {
-      std::fprintf(stderr, "cosim-recorder: error: %s\n", message.c_str());
-    }
-    if (session) session->fail(cosim::util::kExitInternal, message);
-    return cosim::util::kExitInternal;
+ private:
+  void load_scene(const std::filesystem::path& path);
+
+  const RecorderOptions& options_;
+  std::unique_ptr<cosim::util::EventLog> log_;
+  std::unique_ptr<cosim::wire::CosimLogWriter> record_;
+  std::optional<cosim::scene::SceneModel> scene_;
+  std::unique_ptr<cosim::visual::ClientSession> session_;
+  std::unique_ptr<cosim::visual::ReplaySession> replay_;
+};
+
+void RecorderRun::load_scene(const std::filesystem::path& path) {
+  scene_.emplace(cosim::scene::SceneModel::load(path));
+  log_->info("scene " + scene_->name() + " from " + path.string() + ": " +
+             std::to_string(scene_->joint_names().size()) + " driven joints, " +
+             std::to_string(scene_->probes().size()) + " probes");
+}
+
+void RecorderRun::execute() {
+  namespace fs = std::filesystem;
+  fs::path log_path;
+  if (!options_.out_dir.empty()) {
+    std::error_code ec;
+    fs::create_directories(options_.out_dir, ec);
+    if (ec) throw cosim::util::BadInputError("--out " + options_.out_dir.string() + ": cannot create: " + ec.message());
+    log_path = options_.out_dir / "recorder.log";
   }
+  log_ = std::make_unique<cosim::util::EventLog>("cosim-recorder", log_path, false);
+  // A scene given is checked first: a bad scene is reported before anything waits on a peer.
+  if (!options_.scene.empty()) load_scene(options_.scene);
+  if (!options_.out_dir.empty()) {
+    record_ = std::make_unique<cosim::wire::CosimLogWriter>(
+        options_.out_dir / "recorder.cosimlog", cosim::protocol::kProtocolMajor, cosim::protocol::kProtocolMinor);
+  }
+  cosim::visual::FrameSource* source = nullptr;
+  if (!options_.replay.empty()) {
+    replay_ = std::make_unique<cosim::visual::ReplaySession>(options_.replay, options_.as_fast_as_possible, *log_);
+    source = replay_.get();
+  } else {
+    session_ = std::make_unique<cosim::visual::ClientSession>(options_.client, *log_, record_.get());
+    session_->connect();
+    source = session_.get();
+  }
+  if (!scene_) {
+    load_scene(cosim::scene::find_default_scene(cosim::scene::scene_name_of_model(source->hello().model())));
+  }
+  source->accept(*scene_);
+
+  // Preallocated per-frame state: the frame loop itself does not allocate.
+  std::vector<Eigen::Isometry3d> X_WF(scene_->frames().size(), Eigen::Isometry3d::Identity());
+  std::vector<Eigen::Vector3d> p_WP_all(scene_->probes().size(), Eigen::Vector3d::Zero());
+  std::vector<Eigen::Vector3d> p_WP(source->reported_probes().size(), Eigen::Vector3d::Zero());
+  const auto slow = std::chrono::duration<double, std::milli>(options_.slow_ms);
+  while (source->next_frame()) {
+    if (cosim::wire::stop_requested()) {
+      throw cosim::util::InterruptedError("interrupted by a signal at frame " + std::to_string(source->seq()));
+    }
+    scene_->world_transforms(source->q_scene(), X_WF);
+    scene_->probe_positions(X_WF, p_WP_all);
+    for (std::size_t i = 0; i < p_WP.size(); ++i) {
+      p_WP[i] = p_WP_all[static_cast<std::size_t>(source->reported_probes()[i])];
+    }
+    if (options_.slow_ms > 0) std::this_thread::sleep_for(slow);
+    source->report(p_WP);
+  }
+  if (record_) record_->flush();
+  std::string done = std::to_string(source->frames_received()) + " frames, " +
+                     std::to_string(source->frames_skipped()) + " skipped";
+  if (replay_) {
+    char diff[64];
+    std::snprintf(diff, sizeof diff, "%.3g", replay_->max_difference_to_recording_m());
+    done += "; replayed probes vs recorded reports: " + std::to_string(replay_->reports_compared()) +
+            " compared, max difference " + diff + " m";
+  }
+  log_->info("done: " + done);
+  if (!options_.quiet) std::printf("cosim-recorder: %s\n", done.c_str());
+}
+
+int RecorderRun::conclude(const cosim::protocol::Outcome& outcome) noexcept {
+  if (outcome.exit_code == cosim::util::kExitOk) return outcome.exit_code;
+  if (log_) {
+    log_->error(outcome.message);
+  } else {
+    std::fprintf(stderr, "cosim-recorder: error: %s\n", outcome.message.c_str());
+  }
+  if (session_) session_->fail(outcome.exit_code, outcome.message);
+  try {
+    if (record_) record_->flush();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cosim-recorder: error: cannot finish recorder.cosimlog: %s\n", e.what());
+  }
+  return outcome.exit_code;
+}
+
+int run_recorder(const RecorderOptions& options) {
+  RecorderRun run(options);
+  cosim::protocol::Outcome outcome;
+  try {
+    run.execute();
+  } catch (...) {  // the one place cosim-recorder catches (STYLE 9)
+    outcome = cosim::protocol::outcome_of(std::current_exception());
+  }
+  return run.conclude(outcome);
 }
 
 }  // namespace
@@ -145,8 +165,11 @@ int main(int argc, char** argv) {
                "cosim-recorder"};
   app.set_version_flag("--version", cosim::protocol::version_banner("cosim-recorder"));
   double open_timeout_s = 10, frame_timeout_s = 30;
-  app.add_option("--channel", options.client.channel, "fifo:DIR, as given to cosim-dynamics")->capture_default_str();
-  app.add_option("--scene", options.scene, "scene folder or project file")->capture_default_str();
+  app.add_option("--channel", options.client.channel, cosim::protocol::valid_channel_forms() + ", as given to cosim-dynamics")
+      ->capture_default_str();
+  app.add_option("--scene", options.scene,
+                 "scene folder or project file (default: the folder named after the model the dynamics "
+                 "announces, lowercase, under $COSIM_SCENES_DIR or <install>/share/cosim/scenes)");
   app.add_option("--out", options.out_dir, "folder for recorder.log and recorder.cosimlog (default: none kept)");
   app.add_option("--open-timeout", open_timeout_s, "seconds to wait for the dynamics")->capture_default_str();
   app.add_option("--frame-timeout", frame_timeout_s, "seconds to wait for each frame")->capture_default_str();

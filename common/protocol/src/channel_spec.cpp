@@ -4,31 +4,84 @@
 
 #include <cstdlib>
 
+#include "channel_kinds.hpp"
 #include "cosim/util/errors.hpp"
 
 namespace cosim::protocol {
+namespace {
+
+const ChannelKind* find_kind(std::string_view name) {
+  for (const ChannelKind& kind : channel_kinds()) {
+    if (kind.name == name) return &kind;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+namespace detail {
+
+std::string openable_forms() {
+  std::string forms;
+  std::string last;
+  for (const ChannelKind& kind : channel_kinds()) {
+    if (!kind.available()) continue;
+    if (!last.empty()) forms += (forms.empty() ? "" : ", ") + last;
+    last = std::string(kind.usage);
+  }
+  return forms.empty() ? last : forms + " or " + last;
+}
+
+}  // namespace detail
+
+std::span<const ChannelKind> channel_kinds() {
+  // The closed table: keep it sorted by name, one line per kind. A kind this build cannot
+  // open stays listed, so its name gets a precise refusal instead of "unknown".
+  static const ChannelKind kinds[] = {
+      detail::fifo_channel_kind(),
+      detail::mem_channel_kind(),
+      detail::unavailable_channel_kind("pipe", "pipe:NAME", "Windows named pipe \\\\.\\pipe\\NAME", "is Windows only"),
+      detail::unavailable_channel_kind("shm", "shm:NAME", "shared memory (Boost.Interprocess)", "is not implemented yet"),
+      detail::unavailable_channel_kind("tcp", "tcp:HOST:PORT", "TCP connection (Boost.Asio)", "is not implemented yet"),
+  };
+  return kinds;
+}
+
+std::string valid_channel_forms() { return "none, " + detail::openable_forms(); }
 
 ChannelSpec parse_channel_spec(std::string_view text) {
-  ChannelSpec spec;
-  spec.text = std::string(text);
+  ChannelSpec spec{.kind = "", .address = "", .text = std::string(text)};
   if (text == "none") {
-    spec.kind = ChannelSpec::Kind::none;
+    spec.kind = "none";
     return spec;
   }
-  if (text.starts_with("fifo:")) {
-    const std::string_view dir = text.substr(5);
-    if (dir.empty()) throw util::BadInputError("--channel fifo:DIR needs a directory, got '" + spec.text + "'");
-    spec.kind = ChannelSpec::Kind::fifo;
-    spec.fifo_dir = std::filesystem::path(std::string(dir));
-    return spec;
+  const auto colon = text.find(':');
+  const ChannelKind* kind = colon == std::string_view::npos ? nullptr : find_kind(text.substr(0, colon));
+  if (kind == nullptr) {
+    throw util::BadInputError("--channel '" + spec.text + "': expected " + valid_channel_forms());
   }
-  if (text.starts_with("pipe:")) {
-    throw util::BadInputError("--channel '" + spec.text + "': Windows named pipes are not available on this platform; use fifo:DIR");
+  if (!kind->available()) {
+    throw util::BadInputError("--channel '" + spec.text + "': " + std::string(kind->usage) + " " +
+                              std::string(kind->unavailable) + "; use " + valid_channel_forms());
   }
-  if (text.starts_with("tcp:") || text.starts_with("shm:") || text.starts_with("mem:")) {
-    throw util::BadInputError("--channel '" + spec.text + "': not implemented in this build; use fifo:DIR or none");
+  spec.kind = std::string(kind->name);
+  spec.address = std::string(text.substr(colon + 1));
+  kind->check_address(spec.address, spec.text);
+  return spec;
+}
+
+std::unique_ptr<wire::Channel> open_channel(const ChannelSpec& spec, ChannelRole role,
+                                            std::chrono::milliseconds open_timeout) {
+  const ChannelKind* kind = find_kind(spec.kind);
+  if (kind == nullptr || !kind->available()) {
+    // parse_channel_spec() never yields such a spec: this is a caller's hand-made one.
+    throw wire::ChannelSetupError(wire::ChannelSetupError::Kind::bad_input,
+                                  "cannot open channel '" + spec.text + "': " +
+                                      (spec.none() ? std::string("'none' has no channel to open")
+                                                   : "this build opens " + detail::openable_forms()));
   }
-  throw util::BadInputError("--channel '" + spec.text + "': expected fifo:DIR or none");
+  return role == ChannelRole::dynamics ? kind->open_dynamics(spec, open_timeout)
+                                       : kind->open_visual(spec, open_timeout);
 }
 
 std::string default_channel_text() {

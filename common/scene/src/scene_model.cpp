@@ -3,7 +3,6 @@
 #include <string>
 
 #include "cosim/scene/scene.hpp"
-#include "loader.hpp"
 
 namespace cosim::scene {
 namespace {
@@ -20,10 +19,6 @@ int find_in(const Map& map, std::string_view key) {
 }
 
 }  // namespace
-
-SceneModel SceneModel::load(const std::filesystem::path& path) {
-  return detail::Loader::load(path);
-}
 
 int SceneModel::find_frame(std::string_view scoped_name) const {
   return find_in(frame_index_, scoped_name);

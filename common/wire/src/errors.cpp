@@ -19,7 +19,7 @@ class WireCategory final : public std::error_category {
       case Errc::malformed_payload: return "malformed protobuf payload";
       case Errc::empty_envelope: return "envelope has no body";
       case Errc::io_error: return "I/O error on the channel";
-      case Errc::injected_fault: return "injected fault (test channel)";
+      case Errc::injected_fault: return "injected fault (test decorator)";
     }
     return "unknown cosim.wire error " + std::to_string(value);
   }

@@ -1,3 +1,4 @@
+#include "deadline.hpp"
 #include "path_registry.hpp"
 
 #include <cosim/wire/errors.hpp>
@@ -24,11 +25,13 @@ namespace cosim::wire {
 namespace {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
+using Clock = detail::Clock;
+using detail::deadline_after;
+using detail::seconds_text;
 using std::chrono::milliseconds;
 using Kind = ChannelSetupError::Kind;
 
-constexpr milliseconds kWaitSlice{100};             // stop_requested() is polled this often
+constexpr milliseconds kWaitSlice = detail::kStopPollSlice;
 constexpr std::chrono::microseconds kSpin{60};      // busy-wait before blocking (see wait_ready)
 constexpr std::size_t kReadBufferBytes = 64 * 1024;  // one read(2) takes any usual frame
 constexpr const char* kD2v = "d2v";
@@ -37,24 +40,6 @@ constexpr const char* kV2d = "v2d";
 std::string os_error(int err) { return std::system_category().message(err); }
 
 std::string spec(const fs::path& dir) { return "fifo:" + dir.string(); }
-
-// "10 s", "0.2 s", "1.25 s": durations in messages read like the options users typed.
-std::string seconds_text(milliseconds t) {
-  std::string s = std::to_string(t.count() / 1000);
-  if (const auto frac = t.count() % 1000; frac != 0) {
-    std::string digits = std::to_string(1000 + frac).substr(1);
-    while (digits.back() == '0') digits.pop_back();
-    s += "." + digits;
-  }
-  return s + " s";
-}
-
-Clock::time_point deadline_after(milliseconds timeout) {
-  const auto now = Clock::now();
-  if (timeout <= milliseconds::zero()) return now;
-  if (timeout >= std::chrono::hours(24 * 365)) return Clock::time_point::max();
-  return now + timeout;
-}
 
 [[noreturn]] void fail(Kind kind, const std::string& what) { throw ChannelSetupError(kind, what); }
 
@@ -222,11 +207,6 @@ struct FifoChannel::Impl {
   bool writer_seen = false;  // read EOF means "closed" only once a writer was there
   CreatedFiles created;      // listen() side only
 };
-
-ChannelSetupError::ChannelSetupError(Kind kind, const std::string& what)
-    : std::runtime_error(what), kind_(kind) {}
-
-ChannelSetupError::Kind ChannelSetupError::kind() const noexcept { return kind_; }
 
 FifoChannel::FifoChannel(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 

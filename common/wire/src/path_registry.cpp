@@ -1,6 +1,6 @@
 #include "path_registry.hpp"
 
-#include <cosim/wire/fifo_channel.hpp>
+#include <cosim/wire/interrupt.hpp>
 
 #include <unistd.h>
 

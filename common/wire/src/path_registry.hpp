@@ -1,5 +1,5 @@
 #pragma once
-// Paths created by FifoChannel::listen(), kept where a fatal-signal handler can unlink
+// Paths created by channels (FifoChannel::listen()), kept where a fatal-signal handler can unlink
 // them without allocating or locking.
 
 namespace cosim::wire::detail {

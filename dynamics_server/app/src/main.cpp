@@ -17,8 +17,8 @@
 #include "cosim/protocol/signals.hpp"
 #include "cosim/protocol/version.hpp"
 #include "cosim/util/exit_codes.hpp"
-#include "frame_loop.hpp"
-#include "run_folder.hpp"
+#include "cosim/dynamics/run_folder.hpp"
+#include "run_dynamics.hpp"
 
 namespace {
 
@@ -34,6 +34,9 @@ void print_backends() {
   for (const auto& entry : cosim::dynamics::backend_registry()) {
     std::printf("%s - %.*s\n", std::string(entry.name).c_str(), static_cast<int>(entry.summary.size()),
                 entry.summary.data());
+    std::printf("    scene %.*s; %s; %s\n", static_cast<int>(entry.default_scene.size()), entry.default_scene.data(),
+                entry.capabilities.dynamics ? "dynamics" : "kinematics only",
+                entry.capabilities.energy_balance ? "energy balance outputs" : "no energy outputs");
     for (const auto& spec : entry.param_specs()) {
       std::printf("    %-24s default %-12g [%s] range [%g, %g]  %s (source: %s)\n", spec.key.c_str(),
                   spec.default_value, spec.unit.c_str(), spec.min_value, spec.max_value, spec.doc.c_str(),
@@ -47,7 +50,6 @@ void print_backends() {
 int main(int argc, char** argv) {
   using cosim::dynamics::DynamicsOptions;
   DynamicsOptions options;
-  options.scene = COSIM_DEFAULT_SCENE;
   options.channel = cosim::protocol::default_channel_text();
   for (int i = 0; i < argc; ++i) options.command_line += (i ? " " : "") + std::string(argv[i]);
 
@@ -64,7 +66,9 @@ int main(int argc, char** argv) {
   std::string progress = "auto";
   app.add_option("--backend", options.backend, "dynamics backend (see --list-backends)")->capture_default_str();
   app.add_flag("--list-backends", list_backends, "list backends and their parameters, then exit");
-  app.add_option("--scene", options.scene, "scene folder or project file")->capture_default_str();
+  app.add_option("--scene", options.scene,
+                 "scene folder or project file (default: the backend's scene under $COSIM_SCENES_DIR or "
+                 "<install>/share/cosim/scenes)");
   app.add_option("--params", params_file, "parameter file: 'key = value' lines, '#' comments");
   app.add_option("--param", options.param_overrides, "parameter override key=value (repeatable; beats --params)");
   app.add_option("--fps", options.fps, "frames per second sent to the visual side")->capture_default_str();
@@ -74,7 +78,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"lockstep", "free", "realtime"}))
       ->capture_default_str();
   app.add_option("--rate", options.rate, "realtime mode: sim seconds per wall second")->capture_default_str();
-  app.add_option("--channel", options.channel, "fifo:DIR or none")->capture_default_str();
+  app.add_option("--channel", options.channel, cosim::protocol::valid_channel_forms())->capture_default_str();
   app.add_option("--out", out_dir, "run folder (default runs/<UTC time>-<backend>)");
   app.add_option("--probe", options.probes, "probe to compare (repeatable; default: every probe of the scene)");
   app.add_option("--open-timeout", open_timeout_s, "seconds to wait for the visual side to connect")

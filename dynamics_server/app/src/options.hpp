@@ -14,7 +14,7 @@ namespace cosim::dynamics {
 /// Everything `cosim-dynamics` was asked to do, after parsing and validation.
 struct DynamicsOptions {
   std::string backend = "robotino";
-  std::filesystem::path scene;
+  std::filesystem::path scene;               ///< empty: the backend's default scene
   std::optional<std::filesystem::path> params_file;
   std::vector<std::string> param_overrides;  ///< "key=value", CLI precedence
   double fps = 20.0;                         ///< frames per second [1/s]
@@ -22,7 +22,7 @@ struct DynamicsOptions {
   double output_step_s = 0.02;               ///< dynamics.csv sampling [s]
   v1::Mode mode = v1::MODE_LOCKSTEP;
   double rate = 1.0;                         ///< realtime: sim seconds per wall second
-  std::string channel;                       ///< "fifo:DIR" or "none"
+  std::string channel;                       ///< a --channel value (protocol::parse_channel_spec)
   std::filesystem::path out_dir;             ///< run folder
   std::vector<std::string> probes;           ///< probes to request; empty = all of the scene
   std::chrono::milliseconds open_timeout{10'000};

@@ -2,15 +2,14 @@
 
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <unordered_set>
 #include <utility>
 
-#include "format_number.hpp"
+#include "cosim/dynamics/format_number.hpp"
 
 namespace cosim::dynamics {
 namespace {
-
-using detail::format_number;
 
 std::string join(const std::vector<std::string>& names) {
   std::string out;

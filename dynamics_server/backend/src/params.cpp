@@ -5,12 +5,10 @@
 #include <fstream>
 #include <system_error>
 
-#include "format_number.hpp"
+#include "cosim/dynamics/format_number.hpp"
 
 namespace cosim::dynamics {
 namespace {
-
-using detail::format_number;
 
 std::string_view trim(std::string_view text) {
   constexpr std::string_view kSpace = " \t\r\n\f\v";
@@ -142,6 +140,12 @@ Params Params::resolve(std::string_view backend_name, std::span<const ParamSpec>
     params.entries_[index].origin = "cli";
   }
   return params;
+}
+
+std::vector<ParamSpec> concat_param_specs(std::initializer_list<std::span<const ParamSpec>> parts) {
+  std::vector<ParamSpec> specs;
+  for (const std::span<const ParamSpec> part : parts) specs.insert(specs.end(), part.begin(), part.end());
+  return specs;
 }
 
 double Params::get(std::string_view key) const {

@@ -1,26 +1,27 @@
 #include "cosim/dynamics/registry.hpp"
 
-#include <array>
-#include <stdexcept>
 #include <string>
 
 #include "cosim/dynamics/kinematic_backend.hpp"
 #include "cosim/dynamics/robotino_backend.hpp"
+#include "cosim/util/errors.hpp"
 
 namespace cosim::dynamics {
 namespace {
 
 // Keep this list sorted by name (a unit test checks it). One line per backend.
-constexpr std::array<BackendEntry, 2> kRegistry{{
+constexpr BackendEntry kRegistry[] = {
     {"kinematic",
      "Robotino follows the rose reference exactly: Jacobian inverse kinematics, wheel and roller "
      "angles integrated, no dynamics (seeds 000 §3, 001)",
+     "robotino", {.dynamics = false, .energy_balance = false},
      &kinematic_param_specs, &make_kinematic_backend},
     {"robotino",
      "Robotino dynamics: chassis, wheels, side-rolling rollers with switching, DC motors through "
      "-1/16 reducers, PID wheel-speed control on the rose; a DAE solved with SUNDIALS IDA (seed 000 §3-4)",
+     "robotino", {.dynamics = true, .energy_balance = true},
      &robotino_param_specs, &make_robotino_backend},
-}};
+};
 
 }  // namespace
 
@@ -35,8 +36,7 @@ const BackendEntry& find_backend(std::string_view name) {
     if (!valid.empty()) valid += ", ";
     valid += entry.name;
   }
-  throw std::invalid_argument("unknown backend '" + std::string(name) +
-                              "'; valid backends: " + valid);
+  throw util::BadInputError("--backend: unknown backend '" + std::string(name) + "'; valid backends: " + valid);
 }
 
 }  // namespace cosim::dynamics

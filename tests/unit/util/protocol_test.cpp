@@ -1,7 +1,12 @@
-// The recorded Connection and version negotiation, over the in-memory channel with faults.
+// The recorded Connection and version negotiation, over the in-memory channel with faults;
+// --channel parsing and the channel factory's refusals (what every channel does once open:
+// tests/unit/wire/channel_conformance_test.cpp).
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <initializer_list>
+#include <string>
+#include <thread>
 
 #include "cosim/protocol/channel_spec.hpp"
 #include "cosim/protocol/connection.hpp"
@@ -9,6 +14,7 @@
 #include "cosim/util/errors.hpp"
 #include "cosim/wire/cosimlog.hpp"
 #include "cosim/wire/mem_channel.hpp"
+#include "cosim/wire/testing/faulty_channel.hpp"
 
 namespace cosim::protocol {
 namespace {
@@ -45,15 +51,74 @@ TEST(Negotiate, MajorMismatchNamesBothVersions) {
   }
 }
 
-TEST(ChannelSpec, ParsesAndRejects) {
-  EXPECT_EQ(parse_channel_spec("none").kind, ChannelSpec::Kind::none);
+// Expects parse_channel_spec(text) to throw BadInputError naming the value and every `parts`.
+void expect_refused(const std::string& text, std::initializer_list<std::string> parts) {
+  SCOPED_TRACE(text);
+  try {
+    parse_channel_spec(text);
+    ADD_FAILURE() << "accepted";
+  } catch (const util::BadInputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("'" + text + "'"), std::string::npos) << what;
+    for (const auto& part : parts) EXPECT_NE(what.find(part), std::string::npos) << "'" << part << "' not in: " << what;
+  }
+}
+
+TEST(ChannelSpec, ParsesNoneFifoAndMem) {
+  const auto none = parse_channel_spec("none");
+  EXPECT_TRUE(none.none());
+  EXPECT_EQ(none.text, "none");
   const auto fifo = parse_channel_spec("fifo:/tmp/x");
-  EXPECT_EQ(fifo.kind, ChannelSpec::Kind::fifo);
-  EXPECT_EQ(fifo.fifo_dir, "/tmp/x");
-  EXPECT_THROW(parse_channel_spec("fifo:"), util::BadInputError);
-  EXPECT_THROW(parse_channel_spec("pipe:x"), util::BadInputError);
-  EXPECT_THROW(parse_channel_spec("tcp:host:1"), util::BadInputError);
-  EXPECT_THROW(parse_channel_spec("bogus"), util::BadInputError);
+  EXPECT_FALSE(fifo.none());
+  EXPECT_EQ(fifo.kind, "fifo");
+  EXPECT_EQ(fifo.address, "/tmp/x");
+  EXPECT_EQ(fifo.text, "fifo:/tmp/x");
+  const auto mem = parse_channel_spec("mem:session:1");
+  EXPECT_EQ(mem.kind, "mem");
+  EXPECT_EQ(mem.address, "session:1") << "only the first colon separates the kind";
+  EXPECT_EQ(parse_channel_spec(default_channel_text()).kind, "fifo");
+}
+
+TEST(ChannelSpec, RejectsWithTheValueAndTheValidForms) {
+  EXPECT_EQ(valid_channel_forms(), "none, fifo:DIR or mem:NAME");
+  expect_refused("fifo:", {"needs a directory"});
+  expect_refused("mem:", {"needs a name"});
+  expect_refused("pipe:x", {"Windows only", valid_channel_forms()});
+  expect_refused("tcp:host:1", {"not implemented yet", valid_channel_forms()});
+  expect_refused("shm:x", {"not implemented yet", valid_channel_forms()});
+  expect_refused("bogus", {"expected " + valid_channel_forms()});
+  expect_refused("bogus:x", {"expected " + valid_channel_forms()});
+  expect_refused("", {"expected " + valid_channel_forms()});
+  expect_refused("None", {"expected"});  // kinds are case-sensitive
+}
+
+TEST(ChannelSpec, OpenChannelRefusesWhatParseWouldNot) {
+  for (const auto& spec : {parse_channel_spec("none"), ChannelSpec{"pipe", "x", "pipe:x"}, ChannelSpec{"bogus", "", "bogus"}}) {
+    SCOPED_TRACE(spec.text);
+    try {
+      open_channel(spec, ChannelRole::dynamics, milliseconds(0));
+      ADD_FAILURE() << "opened";
+    } catch (const wire::ChannelSetupError& e) {
+      EXPECT_EQ(e.kind(), wire::ChannelSetupError::Kind::bad_input) << e.what();
+      EXPECT_NE(std::string(e.what()).find(spec.text), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(ChannelSpec, OpenChannelPairsTwoThreadsOverMem) {
+  const ChannelSpec spec = parse_channel_spec("mem:protocol-test");
+  std::unique_ptr<wire::Channel> dynamics;
+  std::thread listener([&] { dynamics = open_channel(spec, ChannelRole::dynamics, milliseconds(5000)); });
+  auto visual = open_channel(spec, ChannelRole::visual, milliseconds(5000));
+  listener.join();
+  ASSERT_TRUE(dynamics);
+  Connection d(std::move(dynamics), wire::Direction::to_visual, nullptr);
+  Connection v(std::move(visual), wire::Direction::to_dynamics, nullptr);
+  d.send(frame(4), milliseconds(100));
+  v1::Envelope got;
+  ASSERT_TRUE(v.receive(got, milliseconds(100)));
+  EXPECT_EQ(got.frame().seq(), 4u);
+  EXPECT_EQ(d.describe(), "mem:protocol-test");
 }
 
 TEST(Connection, RecordsExactlyWhatCrossedTheWire) {
@@ -98,16 +163,19 @@ TEST(Connection, PeerClosedBecomesPeerErrorWithContext) {
 }
 
 TEST(Connection, InjectedWriteFaultAndCorruptionSurface) {
-  wire::FaultPlan plan;
+  using wire::testing::with_faults;
+  wire::testing::FaultPlan plan;
   plan.fail_on_write = 2;
-  auto [a, b] = wire::make_mem_channel_pair(plan, {});
+  auto [inner_a, b] = wire::make_mem_channel_pair();
+  auto a = with_faults(std::move(inner_a), plan);
   Connection sender(std::move(a), wire::Direction::to_visual, nullptr);
   sender.send(frame(1), milliseconds(100));
   EXPECT_THROW(sender.send(frame(2), milliseconds(100)), util::PeerError);
 
-  wire::FaultPlan corrupt;
+  wire::testing::FaultPlan corrupt;
   corrupt.corrupt_on_write = 1;
-  auto [c, d] = wire::make_mem_channel_pair(corrupt, {});
+  auto [inner_c, d] = wire::make_mem_channel_pair();
+  auto c = with_faults(std::move(inner_c), corrupt);
   Connection s2(std::move(c), wire::Direction::to_visual, nullptr);
   Connection r2(std::move(d), wire::Direction::to_dynamics, nullptr);
   s2.send(frame(1), milliseconds(100));

@@ -1,19 +1,27 @@
 #pragma once
-// Shared helpers for cosim_wire_tests: canonical envelopes, allocation probe, temp dirs.
+// Shared helpers for cosim_wire_tests: canonical envelopes, allocation probe, temp dirs,
+// threads that return values, setup-error checks.
 
 #include <cosim/v1/cosim.pb.h>
+#include <cosim/wire/channel.hpp>
 #include <cosim/wire/framing.hpp>
 #include <cosim/wire/interrupt.hpp>
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
+#include <initializer_list>
 #include <ostream>
 #include <stdexcept>
 #include <span>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 namespace cosim::wire::test {
@@ -184,5 +192,62 @@ struct StopGuard {
   StopGuard() { reset_stop(); }
   ~StopGuard() { reset_stop(); }
 };
+
+// ---- threads and timing ----
+
+using Clock = std::chrono::steady_clock;
+
+/// Milliseconds since `since`.
+inline double elapsed_ms(Clock::time_point since) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - since).count();
+}
+
+/// Runs `f` in a thread; get() joins and rethrows. The destructor joins too.
+template <class T>
+class Async {
+ public:
+  template <class F>
+  explicit Async(F f)
+      : thread_([this, f] {
+          try {
+            value_ = f();
+          } catch (...) {
+            error_ = std::current_exception();
+          }
+          done_.store(true);
+        }) {}
+  ~Async() {
+    if (thread_.joinable()) thread_.join();
+  }
+  Async(const Async&) = delete;
+  Async& operator=(const Async&) = delete;
+  /// True once `f` has returned or thrown.
+  bool done() const { return done_.load(); }
+  T get() {
+    thread_.join();
+    if (error_) std::rethrow_exception(error_);
+    return std::move(value_);
+  }
+
+ private:
+  T value_{};
+  std::exception_ptr error_;
+  std::atomic<bool> done_{false};
+  std::thread thread_;  // last: starts once the other members exist
+};
+
+/// Expects `f` to throw ChannelSetupError of `kind` whose one-line message contains every `parts`.
+template <class F>
+void expect_setup_error(F f, ChannelSetupError::Kind kind, std::initializer_list<std::string> parts) {
+  try {
+    f();
+    ADD_FAILURE() << "no ChannelSetupError thrown";
+  } catch (const ChannelSetupError& e) {
+    EXPECT_EQ(e.kind(), kind) << e.what();
+    const std::string what = e.what();
+    for (const auto& part : parts) EXPECT_NE(what.find(part), std::string::npos) << "'" << part << "' not in: " << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << "one line: " << what;
+  }
+}
 
 }  // namespace cosim::wire::test

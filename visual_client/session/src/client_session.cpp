@@ -7,7 +7,6 @@
 #include "cosim/protocol/version.hpp"
 #include "cosim/util/clock.hpp"
 #include "cosim/util/errors.hpp"
-#include "cosim/wire/fifo_channel.hpp"
 
 namespace cosim::visual {
 
@@ -42,26 +41,19 @@ HelloMapping map_hello(const v1::Hello& hello, const scene::SceneModel& scene) {
   return mapping;
 }
 
-ClientSession::ClientSession(const scene::SceneModel& scene, ClientOptions options, util::EventLog& log,
-                             wire::CosimLogWriter* record)
-    : scene_(scene), options_(std::move(options)), log_(log), record_(record) {}
+ClientSession::ClientSession(ClientOptions options, util::EventLog& log, wire::CosimLogWriter* record)
+    : options_(std::move(options)), log_(log), record_(record) {}
 
-void ClientSession::connect_and_handshake() {
+const v1::Hello& ClientSession::connect() {
   const protocol::ChannelSpec spec = protocol::parse_channel_spec(options_.channel);
-  if (spec.kind != protocol::ChannelSpec::Kind::fifo) {
+  if (spec.none()) {
     throw util::BadInputError("--channel " + options_.channel + ": the visual side needs a channel to a dynamics process");
   }
-  wire::FifoOptions fifo;
-  fifo.dir = spec.fifo_dir;
-  fifo.open_timeout = options_.open_timeout;
-  try {
-    connection_ = std::make_unique<protocol::Connection>(wire::FifoChannel::connect(fifo),
-                                                         wire::Direction::to_dynamics, record_);
-  } catch (const wire::ChannelSetupError& e) {
-    if (e.kind() == wire::ChannelSetupError::Kind::bad_input) throw util::BadInputError(e.what());
-    if (e.kind() == wire::ChannelSetupError::Kind::interrupted) throw util::InterruptedError(e.what());
-    throw util::PeerError(e.what());
-  }
+  return connect(protocol::open_channel(spec, protocol::ChannelRole::visual, options_.open_timeout));
+}
+
+const v1::Hello& ClientSession::connect(std::unique_ptr<wire::Channel> channel) {
+  connection_ = std::make_unique<protocol::Connection>(std::move(channel), wire::Direction::to_dynamics, record_);
   log_.info("connected on " + connection_->describe());
   connection_->set_context("during the handshake");
 
@@ -75,44 +67,46 @@ void ClientSession::connect_and_handshake() {
     throw util::PeerError(std::string("expected Hello from the dynamics, got ") + protocol::body_name(first));
   }
   hello_ = first.hello();
-  const std::uint32_t major = options_.protocol_major != 0 ? options_.protocol_major : protocol::kProtocolMajor;
+  major_ = options_.protocol_major != 0 ? options_.protocol_major : protocol::kProtocolMajor;
   const std::string self = "cosim-" + options_.peer_kind;
-  std::uint32_t minor = 0;
   try {
-    minor = protocol::negotiate(major, protocol::kProtocolMinor, hello_.protocol(), self, "cosim-dynamics");
+    minor_ = protocol::negotiate(major_, protocol::kProtocolMinor, hello_.protocol(), self, "cosim-dynamics");
   } catch (const util::VersionMismatchError& e) {
-    send_error(v1::ERROR_CODE_VERSION_MISMATCH, e.what());
+    send_error(v1::ERROR_CODE_VERSION_MISMATCH, e.what());  // with the specific code, then on to main
     throw;
   }
+  return hello_;
+}
 
+void ClientSession::accept(const scene::SceneModel& scene) {
   std::vector<std::string> probe_names;
   try {
-    HelloMapping mapping = map_hello(hello_, scene_);
+    HelloMapping mapping = map_hello(hello_, scene);
     scene_index_of_hello_joint_ = std::move(mapping.scene_index_of_hello_joint);
     reported_probes_ = std::move(mapping.reported_probes);
     probe_names = std::move(mapping.probe_names);
   } catch (const MappingError& e) {
-    send_error(e.code(), e.what());
+    send_error(e.code(), e.what());  // with the specific code, then on to main
     throw;
   }
 
   v1::Envelope welcome_envelope;
   v1::Welcome& welcome = *welcome_envelope.mutable_welcome();
-  welcome.mutable_protocol()->set_major(major);
-  welcome.mutable_protocol()->set_minor(minor);
-  welcome.set_scene(scene_.name());
+  welcome.mutable_protocol()->set_major(major_);
+  welcome.mutable_protocol()->set_minor(minor_);
+  welcome.set_scene(scene.name());
   for (const auto& name : probe_names) welcome.add_probe_names(name);
   welcome.mutable_joint_mapping()->set_matched(static_cast<std::uint32_t>(hello_.joint_names_size()));
   welcome.set_software_version(protocol::software_version());
   welcome.set_peer_kind(options_.peer_kind);
   connection_->send(welcome_envelope, options_.open_timeout);
   connection_->set_context("");
-  q_scene_.assign(scene_.joint_names().size(), 0.0);
+  q_scene_.assign(scene.joint_names().size(), 0.0);
   drop_stale_ = hello_.mode() == v1::MODE_FREE || hello_.mode() == v1::MODE_REALTIME;
   log_.info("session " + hello_.run_id() + ": backend " + hello_.backend() + ", " +
             std::to_string(hello_.joint_names_size()) + " joints, " + std::to_string(hello_.frame_count()) +
             " frames at " + std::to_string(hello_.fps()) + " fps, protocol " +
-            protocol::version_string(major, minor));
+            protocol::version_string(major_, minor_));
 }
 
 void ClientSession::accept_frame(const v1::Frame& frame) {

@@ -8,9 +8,8 @@
 
 namespace cosim::visual {
 
-ReplaySession::ReplaySession(const scene::SceneModel& scene, const std::filesystem::path& cosimlog,
-                             bool as_fast_as_possible, util::EventLog& log)
-    : scene_(scene), path_(cosimlog), as_fast_as_possible_(as_fast_as_possible), log_(log) {
+ReplaySession::ReplaySession(const std::filesystem::path& cosimlog, bool as_fast_as_possible, util::EventLog& log)
+    : path_(cosimlog), as_fast_as_possible_(as_fast_as_possible), log_(log) {
   try {
     reader_ = std::make_unique<wire::CosimLogReader>(cosimlog);
   } catch (const std::exception& e) {
@@ -31,14 +30,17 @@ ReplaySession::ReplaySession(const scene::SceneModel& scene, const std::filesyst
     }
   }
   if (!have_hello) throw util::BadInputError("--replay " + cosimlog.string() + ": no Hello in the recording");
-  HelloMapping mapping = map_hello(hello_, scene_);
-  scene_index_of_hello_joint_ = std::move(mapping.scene_index_of_hello_joint);
-  reported_probes_ = std::move(mapping.reported_probes);
-  q_scene_.assign(scene_.joint_names().size(), 0.0);
   reader_ = std::make_unique<wire::CosimLogReader>(cosimlog);  // again, from the start, for the frames
   log_.info("replay of " + cosimlog.string() + ": run " + hello_.run_id() + ", backend " + hello_.backend() + ", " +
             std::to_string(hello_.frame_count()) + " frames at " + std::to_string(hello_.fps()) + " fps" +
             (as_fast_as_possible_ ? ", as fast as possible" : ""));
+}
+
+void ReplaySession::accept(const scene::SceneModel& scene) {
+  HelloMapping mapping = map_hello(hello_, scene);
+  scene_index_of_hello_joint_ = std::move(mapping.scene_index_of_hello_joint);
+  reported_probes_ = std::move(mapping.reported_probes);
+  q_scene_.assign(scene.joint_names().size(), 0.0);
 }
 
 bool ReplaySession::read_next(wire::CosimLogReader::Record& record) {

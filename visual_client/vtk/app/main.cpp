@@ -22,6 +22,8 @@
 #include "cosim/protocol/channel_spec.hpp"
 #include "cosim/protocol/signals.hpp"
 #include "cosim/protocol/version.hpp"
+#include "cosim/protocol/outcome.hpp"
+#include "cosim/scene/scene_locator.hpp"
 #include "cosim/scene/scene_model.hpp"
 #include "cosim/util/errors.hpp"
 #include "cosim/util/event_log.hpp"
@@ -180,9 +182,13 @@ bool parse_size(const std::string& text, int& width, int& height) {
   return width >= 16 && height >= 16 && width <= 8192 && height <= 8192;
 }
 
+/// Standalone modes have no Hello to name a scene: without --scene they show this one.
+constexpr const char* kStandaloneScene = "robotino";
+
 int run(VisualOptions options, int argc, char** argv) {
   namespace fs = std::filesystem;
   std::unique_ptr<util::EventLog> log;
+  SessionState state;
   try {
     // A process about to re-run itself under xvfb-run leaves visual.log to its successor.
     const char* display_env = std::getenv("DISPLAY");
@@ -197,49 +203,47 @@ int run(VisualOptions options, int argc, char** argv) {
     log = std::make_unique<util::EventLog>("cosim-visual", log_path, false);
     route_vtk_messages([&log](std::string_view message) { log->warn(message); });
 
-    // The scene first: a bad scene is reported before any display or peer is involved.
+    const bool standalone = options.standalone || options.bench_frames > 0;
+    // A scene given (or needed now) first: a bad scene is reported before any display or peer.
     std::optional<scene::SceneModel> scene;
-    try {
-      scene.emplace(scene::SceneModel::load(options.scene));
-    } catch (const scene::SceneError& e) {
-      throw util::BadInputError(e.what());
+    fs::path scene_path = options.scene;
+    if (scene_path.empty() && standalone) scene_path = scene::find_default_scene(kStandaloneScene);
+    if (!scene_path.empty()) {
+      scene.emplace(scene::SceneModel::load(scene_path));
+      log->info("scene " + scene->name() + " from " + scene_path.string() + ": " +
+                std::to_string(scene->joint_names().size()) + " driven joints, " +
+                std::to_string(scene->probes().size()) + " probes");
     }
-    log->info("scene " + scene->name() + " from " + options.scene.string() + ": " +
-              std::to_string(scene->joint_names().size()) + " driven joints, " +
-              std::to_string(scene->probes().size()) + " probes");
 
-    const bool standalone = options.standalone;
     const bool have_display = !will_reexec && !running_under_own_xvfb();
     // No window without a display, nor for screenshots and benchmarks.
     options.offscreen = options.offscreen || !have_display || options.bench_frames > 0 ||
-                        (standalone && !options.screenshot.empty());
-    if (options.offscreen && options.video.empty() && !options.out_dir.empty() && !standalone &&
-        options.bench_frames == 0) {
+                        (options.standalone && !options.screenshot.empty());
+    if (options.offscreen && options.video.empty() && !options.out_dir.empty() && !standalone) {
       options.video = options.out_dir / "video.mp4";
     }
     ensure_x_display(argc, argv, options.width, options.height);  // may re-exec under xvfb-run
 
     if (options.bench_frames > 0) return run_bench(options, *scene);
-    if (standalone) return run_pose(options, *scene);
-    return run_session(options, *scene, *log);
-  } catch (const scene::SceneError& e) {
-    log->error(e.what());
-    return util::kExitBadInput;
-  } catch (const util::CosimError& e) {
+    if (options.standalone) return run_pose(options, *scene);
+    run_session(options, scene ? &*scene : nullptr, *log, state);
+    return util::kExitOk;
+  } catch (...) {  // the one place cosim-visual catches (STYLE 9)
+    const protocol::Outcome outcome = protocol::outcome_of(std::current_exception());
     if (log) {
-      log->error(e.what());
+      log->error(outcome.message);
     } else {
-      std::fprintf(stderr, "cosim-visual: error: %s\n", e.what());
+      std::fprintf(stderr, "cosim-visual: error: %s\n", outcome.message.c_str());
     }
-    return e.exit_code();
-  } catch (const std::exception& e) {
-    const std::string message = std::string("internal error: ") + e.what();
-    if (log) {
-      log->error(message);
-    } else {
-      std::fprintf(stderr, "cosim-visual: error: %s\n", message.c_str());
+    if (state.source) state.source->fail(outcome.exit_code, outcome.message);
+    if (state.record) {
+      try {
+        state.record->flush();
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "cosim-visual: error: cannot finish visual.cosimlog: %s\n", e.what());
+      }
     }
-    return util::kExitInternal;
+    return outcome.exit_code;
   }
 }
 
@@ -251,7 +255,6 @@ int main(int argc, char** argv) {
   VisualOptions options;
   options.client.channel = cosim::protocol::default_channel_text();
   options.client.peer_kind = "visual";
-  options.scene = COSIM_DEFAULT_SCENE;
   CLI::App app{
       "cosim-visual: the VTK visual client. Connects to cosim-dynamics, builds the 3D model of the scene, moves it "
       "to every frame received, and reports the probes' world coordinates computed from the rendered actors. Shows "
@@ -265,8 +268,11 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", cosim::protocol::version_banner("cosim-visual"));
   double open_timeout_s = 10, frame_timeout_s = 30;
   std::string size = "1280x720", hud = "on";
-  app.add_option("--channel", options.client.channel, "fifo:DIR, as given to cosim-dynamics")->capture_default_str();
-  app.add_option("--scene", options.scene, "scene folder or project file")->capture_default_str();
+  app.add_option("--channel", options.client.channel, cosim::protocol::valid_channel_forms() + ", as given to cosim-dynamics")->capture_default_str();
+  app.add_option("--scene", options.scene,
+                 "scene folder or project file (default: the folder named after the model the dynamics "
+                 "announces, lowercase, under $COSIM_SCENES_DIR or <install>/share/cosim/scenes; standalone: "
+                 "robotino)");
   app.add_option("--out", options.out_dir,
                  "folder for visual.log, visual.cosimlog, screenshots/ and (offscreen) video.mp4");
   app.add_flag("--offscreen", options.offscreen,

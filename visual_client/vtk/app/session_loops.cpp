@@ -18,6 +18,7 @@
 #include <vtkRenderWindowInteractor.h>
 
 #include "cosim/protocol/version.hpp"
+#include "cosim/scene/scene_locator.hpp"
 #include "cosim/util/errors.hpp"
 #include "cosim/visual/replay_session.hpp"
 #include "cosim/visual/vtk/display.hpp"
@@ -349,47 +350,46 @@ void interactive_loop(const VisualOptions& options, const scene::SceneModel& sce
 
 }  // namespace
 
-int run_session(const VisualOptions& options, const scene::SceneModel& scene, util::EventLog& log) {
-  std::unique_ptr<wire::CosimLogWriter> record;
-  std::unique_ptr<FrameSource> source;
-  try {
-    // Actors first: a mesh that cannot be read is reported before anything waits on a peer.
-    SceneView view(scene);
-    log.info("scene " + scene.name() + ": " + std::to_string(view.actors().size()) + " actors, " +
-             std::to_string(view.triangle_count()) + " triangles, " + std::to_string(view.closed_renders()) +
-             " closed (back faces culled), " + std::to_string(view.meshes_loaded()) + " mesh files");
-    if (!options.out_dir.empty()) {
-      record = std::make_unique<wire::CosimLogWriter>(options.out_dir / "visual.cosimlog", protocol::kProtocolMajor,
-                                                      protocol::kProtocolMinor);
-    }
-    if (!options.replay.empty()) {
-      source = std::make_unique<ReplaySession>(scene, options.replay, options.as_fast_as_possible, log);
-    } else {
-      auto session = std::make_unique<ClientSession>(scene, options.client, log, record.get());
-      session->connect_and_handshake();
-      source = std::move(session);
-    }
-    if (options.offscreen) {
-      offscreen_loop(options, scene, view, *source, log);
-    } else {
-      interactive_loop(options, scene, view, *source, log);
-    }
-    if (record) record->flush();
-    return util::kExitOk;
-  } catch (const scene::SceneError& e) {
-    log.error(e.what());
-    return util::kExitBadInput;
-  } catch (const util::CosimError& e) {
-    log.error(e.what());
-    if (source) source->fail(e.exit_code(), e.what());
-    if (record) record->flush();
-    return e.exit_code();
-  } catch (const std::exception& e) {
-    const std::string message = std::string("internal error: ") + e.what();
-    log.error(message);
-    if (source) source->fail(util::kExitInternal, message);
-    return util::kExitInternal;
+void run_session(const VisualOptions& options, const scene::SceneModel* given_scene, util::EventLog& log,
+                 SessionState& state) {
+  std::optional<SceneView> view;
+  auto make_view = [&](const scene::SceneModel& scene) {
+    view.emplace(scene);
+    log.info("scene " + scene.name() + ": " + std::to_string(view->actors().size()) + " actors, " +
+             std::to_string(view->triangle_count()) + " triangles, " + std::to_string(view->closed_renders()) +
+             " closed (back faces culled), " + std::to_string(view->meshes_loaded()) + " mesh files");
+  };
+  // A scene given: its actors first, so a mesh that cannot be read is reported before anything
+  // waits on a peer.
+  if (given_scene != nullptr) make_view(*given_scene);
+  if (!options.out_dir.empty()) {
+    state.record = std::make_unique<wire::CosimLogWriter>(options.out_dir / "visual.cosimlog", protocol::kProtocolMajor,
+                                                          protocol::kProtocolMinor);
   }
+  if (!options.replay.empty()) {
+    state.source = std::make_unique<ReplaySession>(options.replay, options.as_fast_as_possible, log);
+  } else {
+    auto session = std::make_unique<ClientSession>(options.client, log, state.record.get());
+    session->connect();
+    state.source = std::move(session);
+  }
+  const scene::SceneModel* scene = given_scene;
+  if (scene == nullptr) {
+    // No --scene: the folder named after the model the run announces.
+    const auto path = scene::find_default_scene(scene::scene_name_of_model(state.source->hello().model()));
+    state.scene.emplace(scene::SceneModel::load(path));
+    log.info("scene " + state.scene->name() + " from " + path.string() + " (model " + state.source->hello().model() +
+             ")");
+    scene = &*state.scene;
+    make_view(*scene);
+  }
+  state.source->accept(*scene);
+  if (options.offscreen) {
+    offscreen_loop(options, *scene, *view, *state.source, log);
+  } else {
+    interactive_loop(options, *scene, *view, *state.source, log);
+  }
+  if (state.record) state.record->flush();
 }
 
 }  // namespace cosim::visual::app

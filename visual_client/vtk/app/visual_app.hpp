@@ -3,11 +3,15 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
+#include <optional>
 #include <string>
 
 #include "cosim/scene/scene_model.hpp"
 #include "cosim/util/event_log.hpp"
 #include "cosim/visual/client_session.hpp"
+#include "cosim/visual/frame_source.hpp"
+#include "cosim/wire/cosimlog.hpp"
 #include "cosim/visual/vtk/viewer.hpp"
 
 namespace cosim::visual::app {
@@ -37,8 +41,17 @@ struct VisualOptions {
 
 CameraMode camera_mode(const VisualOptions& options, CameraMode automatic);
 
-/// A coupled run: handshake, then render every frame shown (offscreen or in a window).
-/// Returns the exit code; errors are logged as one line.
-int run_session(const VisualOptions& options, const scene::SceneModel& scene, util::EventLog& log);
+/// What a coupled run has set up so far; main's one catch uses it to tell the peer and keep
+/// the recording when something fails.
+struct SessionState {
+  std::unique_ptr<wire::CosimLogWriter> record;
+  std::unique_ptr<FrameSource> source;
+  std::optional<scene::SceneModel> scene;  ///< loaded after the Hello when no scene was given
+};
+
+/// A coupled run: connects (or opens the replay), takes the scene given or the one named after
+/// the Hello's model, then renders every frame shown (offscreen or in a window). Throws.
+void run_session(const VisualOptions& options, const scene::SceneModel* given_scene, util::EventLog& log,
+                 SessionState& state);
 
 }  // namespace cosim::visual::app

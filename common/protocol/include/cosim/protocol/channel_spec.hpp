@@ -1,25 +1,67 @@
 #pragma once
+/// \file
+/// The channel factory: `--channel` values parsed against one closed table of channel kinds,
+/// and the one place that opens a concrete channel. Everything else sees wire::Channel.
+/// Adding a kind: its wire files, an adapter in src/channel_kind_<name>.cpp, one line in
+/// the table (src/channel_spec.cpp); the conformance suite then runs on it unchanged.
 
+#include <chrono>
 #include <filesystem>
+#include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 
+#include "cosim/wire/channel.hpp"
+
 namespace cosim::protocol {
 
-/// A parsed `--channel` value.
+/// Which end of a channel a process opens: the dynamics creates/listens, the visual side connects.
+enum class ChannelRole { dynamics = 1, visual };
+
+/// A parsed --channel value: kind "none", "fifo", "mem" (later "pipe", "tcp", "shm").
 struct ChannelSpec {
-  enum class Kind { none = 1, fifo };
-  Kind kind = Kind::none;
-  std::filesystem::path fifo_dir;  ///< for fifo:DIR
-  std::string text;                ///< as given, for messages
+  std::string kind;     ///< "none", "fifo", "mem", ...
+  std::string address;  ///< after the colon: the FIFO folder, the mem name, ...
+  std::string text;     ///< as given, for messages
+  bool none() const { return kind == "none"; }
 };
 
-/// "none" or "fifo:DIR". Throws util::BadInputError naming the value and the valid forms
-/// ("pipe:NAME" is Windows only and "tcp:" / "shm:" are not implemented yet: said so).
+/// One row of the closed table of channel kinds (see channel_kinds()).
+struct ChannelKind {
+  std::string_view name;         ///< before the colon: "fifo", "mem", ...
+  std::string_view usage;        ///< the form users type, e.g. "fifo:DIR"
+  std::string_view help;         ///< one line for --help
+  std::string_view unavailable;  ///< "" when usable in this build, else why not ("is Windows only")
+  /// Throws util::BadInputError if `address` is not valid for this kind (`text`: the whole
+  /// value, for the message). Null when unavailable.
+  void (*check_address)(std::string_view address, const std::string& text);
+  /// Opens the dynamics end of `spec`, waiting up to open_timeout for the visual end.
+  /// Throws wire::ChannelSetupError. Null when unavailable.
+  std::unique_ptr<wire::Channel> (*open_dynamics)(const ChannelSpec& spec, std::chrono::milliseconds open_timeout);
+  /// Opens the visual end of `spec`, waiting up to open_timeout for the dynamics end.
+  /// Throws wire::ChannelSetupError. Null when unavailable.
+  std::unique_ptr<wire::Channel> (*open_visual)(const ChannelSpec& spec, std::chrono::milliseconds open_timeout);
+  /// An address no one else uses, unique per `tag`, with any files it needs under
+  /// `scratch_dir` (a private folder that exists): for tests and benchmarks. Null when unavailable.
+  std::string (*scratch_address)(const std::filesystem::path& scratch_dir, std::string_view tag);
+
+  bool available() const { return unavailable.empty(); }
+};
+
+/// Every channel kind this program knows, sorted by name; unavailable ones say why.
+std::span<const ChannelKind> channel_kinds();
+
+/// Parses and validates a --channel value; throws util::BadInputError naming the value and the valid forms (a "pipe:" on Linux says it is Windows only; "tcp:"/"shm:" say not implemented yet).
 ChannelSpec parse_channel_spec(std::string_view text);
 
-/// The channel both sides use when none is given: "fifo:$TMPDIR/cosim-<euid>" (TMPDIR
-/// defaulting to /tmp), so two processes started by hand find each other.
+/// Opens the channel of `spec` (not none) for `role`, waiting up to open_timeout for the peer. Throws wire::ChannelSetupError.
+std::unique_ptr<wire::Channel> open_channel(const ChannelSpec& spec, ChannelRole role, std::chrono::milliseconds open_timeout);
+
+/// The channel both sides use when none is given ("fifo:$TMPDIR/cosim-<euid>").
 std::string default_channel_text();
+
+/// The valid --channel forms of this build, for help and messages: "none, fifo:DIR or mem:NAME".
+std::string valid_channel_forms();
 
 }  // namespace cosim::protocol

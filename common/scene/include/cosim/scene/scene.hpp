@@ -1,8 +1,9 @@
 #pragma once
 /// \file
-/// The scene model: an XML scene (DESIGN.md "Scene format") loaded into an immutable
-/// kinematic tree of frames, probes and render descriptions, plus the kinematics that turn
-/// joint values into world transforms. Pure data: no VTK.
+/// The scene model: a scene (today an XML scene, DESIGN.md "Scene format") read into an
+/// immutable kinematic tree of frames, probes and render descriptions, plus the kinematics
+/// that turn joint values into world transforms. Pure data: no VTK. Readers construct it with
+/// SceneBuilder (cosim/scene/scene_builder.hpp), which checks every invariant stated here.
 ///
 /// Notation (Drake monogram): X_AB is the pose of frame B in frame A, p_AP the position of
 /// point P in frame A; W is the world. Lengths in metres, angles in radians.
@@ -62,11 +63,17 @@ struct Probe {
 
 // Geometry, dimensions in metres, centred on the element's local origin unless said otherwise.
 
+/// Facets around a cylinder, cone, sphere or revolution: at least this many...
+inline constexpr int kMinResolution = 3;
+/// ...and at most this many.
+inline constexpr int kMaxResolution = 1024;
+
 /// Box with edge lengths along x, y, z [m], centred.
 struct Cuboid {
   double lx, ly, lz;
 };
-/// Cylinder along `axis` ('x' | 'y' | 'z'), centred; `resolution` = facets around.
+/// Cylinder along `axis` ('x' | 'y' | 'z'), centred; `resolution` = facets around, in
+/// [kMinResolution, kMaxResolution] like every resolution below.
 struct Cylinder {
   double radius, height;
   char axis;
@@ -155,16 +162,18 @@ struct Render {
   std::vector<PlacedGeometry> parts;
 };
 
-namespace detail {
-class Loader;
-}
+class SceneBuilder;
 
-/// An XML scene loaded into an immutable kinematic tree (model apart from state: the caller
-/// owns the joint values and the output buffers).
+/// A scene read into an immutable kinematic tree (model apart from state: the caller owns the
+/// joint values and the output buffers). Built only by SceneBuilder, so every SceneModel has
+/// passed its checks.
 class SceneModel {
  public:
-  /// Loads a scene folder holding exactly one project in projects/, or a project file
-  /// (<scene>/projects/<name>.xml). Throws SceneError naming file and line.
+  /// Reads the scene at `path` with the reader for its kind (src/readers.cpp). Today one kind:
+  /// an XML scene, i.e. a scene folder holding exactly one project in projects/, or a project
+  /// file (<scene>/projects/<name>.xml). Throws SceneError naming file and line; a path no
+  /// reader accepts (missing, or e.g. a .txt file) is a SceneError naming the path and the
+  /// accepted kinds.
   static SceneModel load(const std::filesystem::path& path);
 
   /// Project name.
@@ -179,6 +188,7 @@ class SceneModel {
   /// Driven joints, scoped. Order: an instance's own joints in document order, then the
   /// instances it contains in document order (recursively), instances of the project in
   /// document order. For Robotino: x, y, phi, axle1..3, Wheel_1/roller1..6, Wheel_2/..., ...
+  /// (SceneBuilder computes this order from the order elements were added.)
   std::span<const std::string> joint_names() const { return joint_names_; }
   /// Index into joint_names(), -1 if absent.
   int find_joint(std::string_view scoped_name) const;
@@ -204,7 +214,7 @@ class SceneModel {
                        std::span<Eigen::Vector3d> p_WP) const;
 
  private:
-  friend class detail::Loader;
+  friend class SceneBuilder;  // the one constructor: it establishes the invariants above
   SceneModel() = default;
 
   std::string name_;

@@ -30,6 +30,10 @@ struct PeerError : CosimError {
 struct VersionMismatchError : CosimError {
   explicit VersionMismatchError(const std::string& m) : CosimError(kExitVersionMismatch, m) {}
 };
+/// The model failed numerically (a solver gave up, a state became non-finite): exit 5.
+struct NumericalError : CosimError {
+  explicit NumericalError(const std::string& m) : CosimError(kExitNumerical, m) {}
+};
 /// SIGINT/SIGTERM: exit 130 after a clean shutdown.
 struct InterruptedError : CosimError {
   explicit InterruptedError(const std::string& m) : CosimError(kExitInterrupted, m) {}

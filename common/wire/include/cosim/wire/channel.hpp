@@ -1,15 +1,34 @@
 #pragma once
 /// \file
 /// Byte channel between the two processes. The protocol code sees only this interface,
-/// never file descriptors or handles.
+/// never file descriptors or handles; setup failures of every channel kind are
+/// ChannelSetupError.
 
 #include <chrono>
 #include <cstddef>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <system_error>
 
 namespace cosim::wire {
+
+/// Channel setup failure (any channel kind); what() is one line saying what went wrong
+/// and where.
+class ChannelSetupError : public std::runtime_error {
+ public:
+  enum class Kind {
+    bad_input = 1,    ///< refused address: wrong owner, mode, type, symlink, empty, in use
+    timeout,          ///< the peer did not show up within the open timeout
+    io,               ///< an OS call failed (mkdir, mkfifo, open...)
+    interrupted,      ///< request_stop() was called while waiting for the peer
+  };
+  ChannelSetupError(Kind kind, const std::string& what);
+  Kind kind() const noexcept;
+
+ private:
+  Kind kind_;
+};
 
 /// A bidirectional, ordered, reliable byte stream.
 ///

@@ -17,7 +17,7 @@ enum class Errc {
   malformed_payload,  ///< protobuf rejected the payload bytes
   empty_envelope,     ///< envelope parsed but has no body set
   io_error,           ///< unexpected OS error on the channel
-  injected_fault,     ///< failure injected by a test channel (FaultPlan)
+  injected_fault,     ///< failure injected by a test decorator (wire::testing::with_faults)
 };
 
 /// The "cosim.wire" category; messages are short, lower-case phrases.

@@ -8,7 +8,6 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
-#include <stdexcept>
 #include <string>
 
 namespace cosim::wire {
@@ -19,22 +18,6 @@ struct FifoOptions {
   std::filesystem::path dir;
   /// Longest wait for the peer during listen() / connect() [ms].
   std::chrono::milliseconds open_timeout{10'000};
-};
-
-/// Channel setup failure; what() is one line saying what went wrong and where.
-class ChannelSetupError : public std::runtime_error {
- public:
-  enum class Kind {
-    bad_input = 1,    ///< refused path: wrong owner, mode, type, symlink, empty path
-    timeout,          ///< the peer did not show up within open_timeout
-    io,               ///< an OS call failed (mkdir, mkfifo, open...)
-    interrupted,      ///< request_stop() was called while waiting for the peer
-  };
-  ChannelSetupError(Kind kind, const std::string& what);
-  Kind kind() const noexcept;
-
- private:
-  Kind kind_;
 };
 
 /// FIFO channel with non-blocking fds. Waits are poll(2) slices of at most 100 ms, so
@@ -84,10 +67,5 @@ class FifoChannel final : public Channel {
   explicit FifoChannel(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
-
-/// Unlinks every FIFO / directory that a live listen() created. Async-signal-safe (fixed
-/// array of path buffers, unlink/rmdir only): call it from a fatal-signal handler before
-/// re-raising. At most 32 paths of up to 4095 bytes are tracked; longer ones are not.
-void unlink_registered_paths_from_signal_handler() noexcept;
 
 }  // namespace cosim::wire

@@ -4,18 +4,20 @@
 
 #include <cstddef>
 #include <span>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "cosim/util/errors.hpp"
+
 namespace cosim::dynamics {
 
 /// Numerical failure inside a backend (a joint value or output became non-finite, a solver
-/// gave up). The message names the backend, the first bad quantity and the time.
-class BackendError : public std::runtime_error {
+/// gave up). The message names the backend, the first bad quantity and the time. A
+/// cosim::util::NumericalError, so a process that lets it reach main() exits with 5.
+class BackendError : public util::NumericalError {
  public:
-  using runtime_error::runtime_error;
+  using NumericalError::NumericalError;
 };
 
 /// A dynamics backend: a model whose joint values and outputs are known at time_s() and that
@@ -52,7 +54,9 @@ class Backend {
   /// Advances the model to `t_s` [s].
   /// Throws std::invalid_argument (with both times) unless t_s is finite and > time_s().
   /// Throws BackendError naming the first non-finite joint value or output (and t_s) after
-  /// the step. Does not allocate on success (the state is preallocated).
+  /// the step. A backend's own numerical failures (a solver giving up, e.g.
+  /// cosim::dae::SolverError) are cosim::util::NumericalError too and pass through unchanged.
+  /// Does not allocate on success (the state is preallocated).
   void advance_to(double t_s);
 
  protected:
@@ -70,7 +74,8 @@ class Backend {
 
  private:
   /// Advances from time_s() to t_s (> time_s(), finite), updating `q` (joint values) and
-  /// `outputs` in place. Must not allocate. May throw BackendError.
+  /// `outputs` in place. Must not allocate. May throw BackendError or another
+  /// cosim::util::NumericalError for a numerical failure.
   virtual void do_advance_to(double t_s, std::span<double> q, std::span<double> outputs) = 0;
 
   /// Throws BackendError if any joint value or output is not finite.

@@ -4,11 +4,14 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <initializer_list>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "cosim/util/errors.hpp"
 
 namespace cosim::dynamics {
 
@@ -24,10 +27,16 @@ struct ParamSpec {
 };
 
 /// Bad parameter input: the message names the key, and the file:line or the CLI override.
-class ParamError : public std::runtime_error {
+/// A cosim::util::BadInputError, so a process that lets it reach main() exits with 2.
+class ParamError : public util::BadInputError {
  public:
-  using runtime_error::runtime_error;
+  using BadInputError::BadInputError;
 };
+
+/// The concatenation of `parts`, in order: a backend declares its table from shared pieces
+/// (e.g. robotino_geometry_param_specs(), rose_param_specs()) and its own keys. Duplicate keys
+/// are caught by Params::resolve (std::logic_error) and by the registry's unit tests.
+std::vector<ParamSpec> concat_param_specs(std::initializer_list<std::span<const ParamSpec>> parts);
 
 /// Resolved parameter values of one backend (immutable once resolved).
 class Params {

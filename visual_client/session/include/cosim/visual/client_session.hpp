@@ -41,25 +41,32 @@ struct HelloMapping {
 HelloMapping map_hello(const v1::Hello& hello, const scene::SceneModel& scene);
 
 struct ClientOptions {
-  std::string channel;                                ///< "fifo:DIR"
+  std::string channel;                                ///< a --channel value, as given to the dynamics
   std::chrono::milliseconds open_timeout{10'000};     ///< wait for the dynamics' FIFOs and Hello
   std::chrono::milliseconds frame_timeout{30'000};    ///< longest silence between two frames
   std::uint32_t protocol_major = 0;                   ///< test hook: answer with another major (0 = ours)
   std::string peer_kind = "recorder";                 ///< "recorder" or "visual", sent in Welcome
 };
 
-/// The visual side of a session, shared by cosim-recorder and cosim-visual: connects,
-/// checks the Hello against the scene (version, joints, probes), answers Welcome, then
+/// The visual side of a session, shared by cosim-recorder and cosim-visual: connects and
+/// takes the Hello (version checked), checks it against the scene (joints, probes) and
+/// answers Welcome, then
 /// hands out frames with joint values in scene order and sends the probe reports back.
 /// In free/realtime mode it always hands out the newest frame that has arrived and counts
 /// the older ones as skipped, so a slow renderer never builds a queue.
 class ClientSession final : public FrameSource {
  public:
-  ClientSession(const scene::SceneModel& scene, ClientOptions options, util::EventLog& log,
-                wire::CosimLogWriter* record);
+  /// `record` (may be null) receives every envelope as it crosses the wire.
+  ClientSession(ClientOptions options, util::EventLog& log, wire::CosimLogWriter* record);
 
-  /// Connects and completes the handshake. Throws util::CosimError (exit codes 2, 3, 4).
-  void connect_and_handshake();
+  /// Opens options.channel, waits for the Hello and checks its protocol version (an
+  /// incompatible dynamics is told so). Throws util::CosimError or wire::ChannelSetupError.
+  const v1::Hello& connect();
+  /// The same over a channel already open (tests: in-memory, fault injection).
+  const v1::Hello& connect(std::unique_ptr<wire::Channel> channel);
+  /// Checks the Hello against `scene` (which must outlive the session) and answers Welcome,
+  /// or tells the dynamics what does not match and throws MappingError.
+  void accept(const scene::SceneModel& scene) override;
   const v1::Hello& hello() const override { return hello_; }
 
   /// Waits for the next frame to show. False once the dynamics said Bye (answered).
@@ -85,12 +92,12 @@ class ClientSession final : public FrameSource {
  private:
   void accept_frame(const v1::Frame& frame);
   void send_error(v1::ErrorCode code, const std::string& message) noexcept;
-  const scene::SceneModel& scene_;
   ClientOptions options_;
   util::EventLog& log_;
   wire::CosimLogWriter* record_;
   std::unique_ptr<protocol::Connection> connection_;
   v1::Hello hello_;
+  std::uint32_t major_ = 0, minor_ = 0;  // negotiated
   std::vector<int> scene_index_of_hello_joint_;
   std::vector<int> reported_probes_;
   std::vector<double> q_scene_;

@@ -6,15 +6,22 @@
 
 #include <Eigen/Geometry>
 
+#include "cosim/scene/scene.hpp"
 #include "cosim/v1/cosim.pb.h"
 
 namespace cosim::visual {
 
 /// Where the visual side's frames come from: a live dynamics process (ClientSession) or a
 /// recorded run (ReplaySession). The render loop and the recorder see only this.
+/// First the run's Hello is known (hello()); then accept() binds the source to the scene
+/// that shows it, which may have been chosen from the Hello; then frames flow.
 class FrameSource {
  public:
   virtual ~FrameSource() = default;
+  /// Checks the Hello against `scene` (which must outlive the source): every Hello joint a
+  /// driven scene joint and the reverse, every requested probe in the scene. Throws
+  /// MappingError (a util::BadInputError) naming them all.
+  virtual void accept(const scene::SceneModel& scene) = 0;
   /// Waits for the next frame to show. False at the end of the run.
   virtual bool next_frame() = 0;
   virtual std::uint64_t seq() const = 0;

@@ -19,9 +19,10 @@ namespace cosim::visual {
 /// now is compared with the one reported during the run, if the recording holds it.
 class ReplaySession final : public FrameSource {
  public:
-  /// Throws util::BadInputError for an unreadable or corrupt log, or a Hello that does not fit the scene.
-  ReplaySession(const scene::SceneModel& scene, const std::filesystem::path& cosimlog, bool as_fast_as_possible,
-                util::EventLog& log);
+  /// Reads the recording's Hello and reports. Throws util::BadInputError for an unreadable
+  /// or corrupt log, or one without a Hello.
+  ReplaySession(const std::filesystem::path& cosimlog, bool as_fast_as_possible, util::EventLog& log);
+  void accept(const scene::SceneModel& scene) override;
 
   const v1::Hello& hello() const override { return hello_; }
   bool next_frame() override;
@@ -39,7 +40,6 @@ class ReplaySession final : public FrameSource {
 
  private:
   bool read_next(wire::CosimLogReader::Record& record);
-  const scene::SceneModel& scene_;
   std::filesystem::path path_;
   std::unique_ptr<wire::CosimLogReader> reader_;
   bool as_fast_as_possible_;

@@ -1,0 +1,33 @@
+#pragma once
+// The scene readers SceneModel::load chooses from, by the kind of path it is given. Internal
+// to cosim::scene. Adding a source format (URDF, ...) = one reader file defining its
+// SceneReader constant, its declaration below, and one line in the table in readers.cpp.
+
+#include <filesystem>
+#include <span>
+#include <string_view>
+
+#include "cosim/scene/scene.hpp"
+
+namespace cosim::scene::detail {
+
+/// One kind of scene source.
+struct SceneReader {
+  /// Short kind name: "XML scene".
+  std::string_view name;
+  /// The paths it takes, for the message listing the accepted kinds.
+  std::string_view takes;
+  /// True if `path` is of this kind (by what it is, e.g. folder or extension; not by
+  /// content). The kinds of the table must not overlap.
+  bool (*accepts)(const std::filesystem::path& path);
+  /// Reads the scene; throws SceneError naming file and line.
+  SceneModel (*read)(const std::filesystem::path& path);
+};
+
+/// The XML scene: a scene folder holding projects/, or a project .xml file (loader.cpp).
+extern const SceneReader kXmlSceneReader;
+
+/// Every reader, sorted by name.
+std::span<const SceneReader* const> scene_readers();
+
+}  // namespace cosim::scene::detail

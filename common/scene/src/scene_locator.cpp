@@ -1,0 +1,49 @@
+#include "cosim/scene/scene_locator.hpp"
+
+#include <cstdlib>
+#include <system_error>
+
+#include "cosim/scene/error.hpp"
+
+namespace cosim::scene {
+
+namespace {
+
+/// The running executable's folder; empty if the platform cannot say.
+std::filesystem::path executable_dir() {
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::filesystem::path() : exe.parent_path();
+}
+
+}  // namespace
+
+std::filesystem::path scenes_root() {
+  if (const char* dir = std::getenv("COSIM_SCENES_DIR"); dir != nullptr && *dir != '\0') return dir;
+  return (executable_dir() / ".." / "share" / "cosim" / "scenes").lexically_normal();
+}
+
+std::filesystem::path find_default_scene(std::string_view name) {
+  const bool from_env = std::getenv("COSIM_SCENES_DIR") != nullptr && *std::getenv("COSIM_SCENES_DIR") != '\0';
+  if (name.empty()) {
+    throw SceneError({}, "no scene name to look for (the run names no model); give a scene with --scene");
+  }
+  const std::filesystem::path folder = scenes_root() / std::string(name);
+  std::error_code ec;
+  if (!std::filesystem::is_directory(folder, ec)) {
+    throw SceneError({folder, 0}, std::string("no scene folder '") + std::string(name) + "' under " +
+                                      (from_env ? "$COSIM_SCENES_DIR" : "the installed scenes") +
+                                      "; give one with --scene or set COSIM_SCENES_DIR");
+  }
+  return folder;
+}
+
+std::string scene_name_of_model(std::string_view model) {
+  std::string name(model);
+  for (char& c : name) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return name;
+}
+
+}  // namespace cosim::scene

@@ -1,0 +1,298 @@
+#include "run_dynamics.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cosim/dynamics/backend.hpp"
+#include "cosim/dynamics/frame_loop.hpp"
+#include "cosim/dynamics/params.hpp"
+#include "cosim/dynamics/probe_comparator.hpp"
+#include "cosim/dynamics/probe_kinematics.hpp"
+#include "cosim/dynamics/registry.hpp"
+#include "cosim/dynamics/run_folder.hpp"
+#include "cosim/dynamics/run_record.hpp"
+#include "cosim/dynamics/server_session.hpp"
+#include "cosim/protocol/channel_spec.hpp"
+#include "cosim/protocol/outcome.hpp"
+#include "cosim/protocol/version.hpp"
+#include "cosim/scene/scene.hpp"
+#include "cosim/scene/scene_locator.hpp"
+#include "cosim/util/clock.hpp"
+#include "cosim/util/errors.hpp"
+#include "cosim/util/event_log.hpp"
+#include "cosim/util/json_writer.hpp"
+
+namespace cosim::dynamics {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+const char* mode_name(v1::Mode mode) {
+  switch (mode) {
+    case v1::MODE_LOCKSTEP: return "lockstep";
+    case v1::MODE_FREE: return "free";
+    case v1::MODE_REALTIME: return "realtime";
+    default: return "unspecified";
+  }
+}
+
+std::string fmt(const char* format, double a, double b = 0) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, format, a, b);
+  return buf;
+}
+
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+void add_summary(util::JsonWriter& json, const char* key, const util::Summary& s) {
+  json.begin_object(key)
+      .field("count", static_cast<std::uint64_t>(s.count))
+      .field("p50", s.p50)
+      .field("p99", s.p99)
+      .field("max", s.max)
+      .field("mean", s.mean)
+      .end_object();
+}
+
+/// One run of cosim-dynamics, in the order things happen; each step may throw, and
+/// conclude() reports whatever state the run reached.
+class DynamicsRun {
+ public:
+  explicit DynamicsRun(const DynamicsOptions& options) : options_(options) {}
+
+  /// Checks options, makes the backend, loads the scene: everything that can be wrong with
+  /// the input, before any file is written.
+  void prepare();
+  /// Creates the run folder and its files, connects, runs the frames.
+  void execute();
+  /// Logs the outcome, tells the peer, writes run.json, prints the summary. Never throws.
+  int conclude(const protocol::Outcome& outcome) noexcept;
+
+ private:
+  void write_run_json(const protocol::Outcome& outcome, double wall_s);
+  void print_summary(double wall_s) const;
+
+  const DynamicsOptions& options_;
+  std::uint64_t frame_count_ = 0;
+  std::filesystem::path scene_path_;
+  std::unique_ptr<Params> params_;
+  std::unique_ptr<Backend> backend_;
+  std::optional<scene::SceneModel> scene_;
+  std::optional<ProbeKinematics> kinematics_;
+  std::optional<ProbeComparator> comparator_;
+  std::optional<RunFolder> folder_;
+  std::unique_ptr<util::EventLog> log_;
+  std::unique_ptr<RunRecord> record_;
+  std::unique_ptr<ServerSession> session_;
+  std::optional<FrameLoop> loop_;
+  PeerInfo peer_;
+  std::vector<std::string> notes_;  // before the log exists
+  Clock::time_point wall_start_ = Clock::now();
+};
+
+void DynamicsRun::prepare() {
+  if (!(options_.fps > 0) || !std::isfinite(options_.fps)) throw util::BadInputError("--fps must be > 0");
+  if (!(options_.duration_s > 0) || !std::isfinite(options_.duration_s)) {
+    throw util::BadInputError("--duration must be > 0");
+  }
+  if (!(options_.output_step_s > 0)) throw util::BadInputError("--output-step must be > 0");
+  if (!(options_.rate > 0)) throw util::BadInputError("--rate must be > 0");
+  const double frames = std::floor(options_.duration_s * options_.fps + 1e-9);
+  if (frames < 1) {
+    throw util::BadInputError(fmt("--duration %g s at --fps %g gives no frame", options_.duration_s, options_.fps));
+  }
+  if (frames > 4294967295.0) {  // Hello.frame_count is a uint32
+    throw util::BadInputError(fmt("--duration %g s at --fps %g gives more than 2^32 - 1 frames", options_.duration_s,
+                                  options_.fps));
+  }
+  frame_count_ = static_cast<std::uint64_t>(frames);
+  protocol::parse_channel_spec(options_.channel);  // a bad --channel is bad input, said now
+
+  const BackendEntry* entry = &find_backend(options_.backend);
+  const std::filesystem::path* file = options_.params_file ? &*options_.params_file : nullptr;
+  params_ = std::make_unique<Params>(Params::resolve(entry->name, entry->param_specs(), file, options_.param_overrides));
+  backend_ = entry->make(*params_, 0.0);
+  notes_.push_back("backend " + backend_->name() + " (model " + backend_->model_name() + "), " +
+                   std::to_string(backend_->joint_names().size()) + " joints");
+
+  scene_path_ = options_.scene.empty() ? scene::find_default_scene(entry->default_scene) : options_.scene;
+  scene_.emplace(scene::SceneModel::load(scene_path_));
+  kinematics_.emplace(*scene_, backend_->joint_names(), options_.probes, scene_path_.string());
+  comparator_.emplace(kinematics_->probe_names().size(), frame_count_);
+  notes_.push_back("scene " + scene_->name() + " from " + scene_path_.string() + ", probes: " +
+                   join(kinematics_->probe_names()));
+}
+
+void DynamicsRun::execute() {
+  prepare();
+  folder_ = create_run_folder(options_.out_dir);
+  log_ = std::make_unique<util::EventLog>("cosim-dynamics", folder_->event_log(), false);
+  log_->info("command: " + options_.command_line);
+  for (const auto& note : notes_) log_->info(note);
+  record_ = std::make_unique<RunRecord>(*folder_, kinematics_->joint_columns(backend_->joint_names()),
+                                        kinematics_->probe_names(), backend_->output_names());
+
+  const protocol::ChannelSpec spec = protocol::parse_channel_spec(options_.channel);
+  if (spec.none()) {
+    log_->info("channel none: running without a visual side");
+  } else {
+    log_->info("waiting for the visual side on " + spec.text +
+               fmt(" (timeout %g s)", static_cast<double>(options_.open_timeout.count()) / 1000.0));
+    session_ = std::make_unique<ServerSession>(
+        protocol::open_channel(spec, protocol::ChannelRole::dynamics, options_.open_timeout), &record_->frames_log(),
+        options_.open_timeout, options_.report_timeout);
+    log_->info("connected on " + session_->describe());
+    SessionPlan plan;
+    plan.run_id = folder_->dir.filename().string();
+    plan.backend = backend_->name();
+    plan.model = backend_->model_name();
+    plan.joint_names = backend_->joint_names();
+    plan.probe_names = kinematics_->probe_names();
+    plan.fps = options_.fps;
+    plan.mode = options_.mode;
+    plan.frame_count = frame_count_;
+    plan.protocol_major = options_.protocol_major;
+    peer_ = session_->handshake(plan);
+    log_->info("handshake done: peer " + peer_.kind + " " + peer_.software_version + ", scene " + peer_.scene + ", " +
+               std::to_string(peer_.joints_matched) + " joints matched");
+  }
+
+  LoopSettings settings;
+  settings.fps = options_.fps;
+  settings.frame_count = frame_count_;
+  settings.duration_s = options_.duration_s;
+  settings.output_step_s = options_.output_step_s;
+  settings.mode = options_.mode;
+  settings.rate = options_.rate;
+  settings.report_timeout = options_.report_timeout;
+  settings.progress = options_.progress;
+  loop_.emplace(*backend_, *kinematics_, *record_, *comparator_, session_.get(), settings, *log_);
+  log_->info(std::string("running ") + std::to_string(frame_count_) + " frames at " + fmt("%g", options_.fps) +
+             " fps, mode " + mode_name(options_.mode));
+  loop_->run();
+  loop_->finish();
+  record_->flush();
+}
+
+int DynamicsRun::conclude(const protocol::Outcome& outcome) noexcept {
+  if (!log_) {  // nothing written yet: the error line is all there is
+    if (outcome.exit_code != util::kExitOk) std::fprintf(stderr, "cosim-dynamics: error: %s\n", outcome.message.c_str());
+    return outcome.exit_code;
+  }
+  const double wall_s = std::chrono::duration<double>(Clock::now() - wall_start_).count();
+  try {
+    if (outcome.exit_code != util::kExitOk) {
+      log_->error(outcome.message);
+      if (session_) session_->fail(outcome.exit_code, "cosim-dynamics: " + outcome.message);
+    } else {
+      log_->info("run complete");
+    }
+    if (record_) record_->flush();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cosim-dynamics: error: cannot finish the run's files: %s\n", e.what());
+  }
+  try {
+    write_run_json(outcome, wall_s);
+  } catch (const std::exception& e) {
+    log_->error(std::string("cannot write run.json: ") + e.what());
+  }
+  print_summary(wall_s);
+  return outcome.exit_code;
+}
+
+void DynamicsRun::write_run_json(const protocol::Outcome& outcome, double wall_s) {
+  const ComparisonSummary s = comparator_ ? comparator_->summary() : ComparisonSummary{};
+  util::JsonWriter json;
+  json.field("run_id", folder_->dir.filename().string())
+      .field("status", outcome.status)
+      .field("error", outcome.message)
+      .field("command", options_.command_line)
+      .field("finished_utc", util::utc_iso8601())
+      .field("wall_s", wall_s);
+  json.begin_object("versions")
+      .field("software", protocol::software_version())
+      .field("protocol", protocol::version_string(protocol::kProtocolMajor, protocol::kProtocolMinor))
+      .field("protobuf", google::protobuf::internal::VersionString(GOOGLE_PROTOBUF_VERSION))
+      .end_object();
+  json.field("backend", options_.backend)
+      .field("model", backend_ ? backend_->model_name() : "")
+      .field("scene", scene_path_.string())
+      .field("scene_name", scene_ ? scene_->name() : "")
+      .field("mode", mode_name(options_.mode))
+      .field("fps", options_.fps)
+      .field("rate", options_.rate)
+      .field("duration_s", options_.duration_s)
+      .field("output_step_s", options_.output_step_s)
+      .field("channel", options_.channel)
+      .field("frame_count", frame_count_);
+  json.begin_object("parameters");
+  if (params_) {
+    for (const auto& entry : params_->entries()) {
+      json.begin_object(entry.key).field("value", entry.value).field("unit", entry.unit).field("origin", entry.origin)
+          .end_object();
+    }
+  }
+  json.end_object();
+  if (backend_) json.field("joint_names", std::span<const std::string>(backend_->joint_names()));
+  const std::vector<std::string> no_probes;
+  json.field("probe_names", std::span<const std::string>(kinematics_ ? kinematics_->probe_names() : no_probes));
+  json.begin_object("peer").field("kind", peer_.kind).field("software_version", peer_.software_version)
+      .field("scene", peer_.scene).end_object();
+  const std::uint64_t frames_sent = session_ && loop_ ? loop_->frames_sent() : 0;
+  const std::uint64_t skipped = std::max(s.frames_skipped, session_ ? session_->peer_frames_skipped() : 0);
+  json.begin_object("summary")
+      .field("frames_sent", frames_sent)
+      .field("reports_received", s.reports)
+      .field("frames_skipped_by_visual", skipped)
+      .field("overruns", loop_ ? loop_->overruns() : 0)
+      .field("dynamics_csv_rows", record_ ? record_->state_rows() : 0);
+  add_summary(json, "delay_frames", s.delay_frames);
+  add_summary(json, "delay_sim_s", s.delay_sim_s);
+  add_summary(json, "rtt_us", s.rtt_us);
+  add_summary(json, "diff_same_time_m", s.diff_same_time_m);
+  add_summary(json, "diff_at_arrival_m", s.diff_at_arrival_m);
+  json.end_object();
+  json.write_file(folder_->run_json());
+}
+
+void DynamicsRun::print_summary(double wall_s) const {
+  const ComparisonSummary s = comparator_ ? comparator_->summary() : ComparisonSummary{};
+  const std::uint64_t frames_sent = session_ && loop_ ? loop_->frames_sent() : 0;
+  const std::uint64_t skipped = std::max(s.frames_skipped, session_ ? session_->peer_frames_skipped() : 0);
+  std::printf("run folder: %s\n", folder_->dir.c_str());
+  std::printf("wall time %.3f s; frames sent %llu, reports %llu, skipped by visual %llu, overruns %llu\n", wall_s,
+              static_cast<unsigned long long>(frames_sent), static_cast<unsigned long long>(s.reports),
+              static_cast<unsigned long long>(skipped),
+              static_cast<unsigned long long>(loop_ ? loop_->overruns() : 0));
+  if (s.reports > 0) {
+    std::printf("delay_frames p50 %.0f p99 %.0f max %.0f; rtt_us p50 %.1f p99 %.1f max %.1f\n", s.delay_frames.p50,
+                s.delay_frames.p99, s.delay_frames.max, s.rtt_us.p50, s.rtt_us.p99, s.rtt_us.max);
+    std::printf("diff_same_time_m max %.3g; diff_at_arrival_m p50 %.3g max %.3g\n", s.diff_same_time_m.max,
+                s.diff_at_arrival_m.p50, s.diff_at_arrival_m.max);
+  }
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int run_dynamics(const DynamicsOptions& options) {
+  DynamicsRun run(options);
+  protocol::Outcome outcome;
+  try {
+    run.execute();
+  } catch (...) {  // the one place cosim-dynamics catches (STYLE 9)
+    outcome = protocol::outcome_of(std::current_exception());
+  }
+  return run.conclude(outcome);
+}
+
+}  // namespace cosim::dynamics

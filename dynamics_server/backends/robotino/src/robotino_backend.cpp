@@ -1,0 +1,396 @@
+#include "cosim/dynamics/robotino_backend.hpp"
+
+#include <array>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cosim/dynamics/format_number.hpp"
+#include "cosim/dynamics/robotino_geometry_params.hpp"
+#include "cosim/dynamics/rose_params.hpp"
+
+namespace cosim::dynamics {
+namespace {
+
+namespace var = robotino::var;
+namespace out = robotino_output;
+
+constexpr int kWheels = kRobotinoWheelCount;
+constexpr double kPitch = kRobotinoRollerPitch_rad;
+// 4-point Gauss-Legendre on [−1, 1] for the quadratures (exact for degree 7 in t).
+constexpr std::array<double, 4> kGaussNode{-0.86113631159405257522, -0.33998104358485626480,
+                                           0.33998104358485626480, 0.86113631159405257522};
+constexpr std::array<double, 4> kGaussWeight{0.34785484513745385737, 0.65214515486254614263,
+                                             0.65214515486254614263, 0.34785484513745385737};
+// A restart begins with this fraction of the last step: IDA's own estimate (0.5/‖y'‖_WRMS,
+// ~3 µs here) assumes an error O(h·y') and wastes a dozen doublings; the error test still
+// guards the first step.
+constexpr double kRestartStepFraction = 0.1;
+// When restarting at switches, the sector edge just crossed is moved back by this much so that
+// IDA does not restart on a root; a reversal within 1e-9 rad of a switch stays with the new
+// roller.
+constexpr double kSwitchHysteresis_rad = 1e-9;
+
+std::vector<std::string> robotino_output_names() {
+  std::vector<std::string> names{"x_ref_m",        "y_ref_m",        "phi_ref_rad",
+                                 "dx_m",           "dy_m",           "dphi_rad",
+                                 "vx_m_per_s",     "vy_m_per_s",     "omega_z_rad_per_s",
+                                 "vx_ref_m_per_s", "vy_ref_m_per_s", "omega_z_ref_rad_per_s"};
+  append_per_wheel_names(names, "omega", "_rad_per_s");
+  append_per_wheel_names(names, "omega_ref", "_rad_per_s");
+  append_per_wheel_names(names, "i", "_A");
+  append_per_wheel_names(names, "u", "_V");
+  append_per_wheel_names(names, "tau", "_N_m");
+  append_per_wheel_names(names, "tau_motor", "_N_m");
+  append_per_wheel_names(names, "f_roll", "_N");
+  append_per_wheel_names(names, "f_side", "_N");
+  append_per_wheel_names(names, "contact", "");
+  append_per_wheel_names(names, "omega_roll", "_rad_per_s");
+  append_per_wheel_names(names, "r_roll", "_m");
+  append_per_wheel_names(names, "pid_int", "_rad");
+  for (const char* name : {"energy_in_J", "energy_resistive_J", "energy_stored_J", "energy_balance_J"}) {
+    names.emplace_back(name);
+  }
+  return names;
+}
+
+// Parameters of the dynamics (masses, motor, reducer, PID): between the geometry and the rose.
+std::span<const ParamSpec> dynamics_param_specs() {
+  static const std::vector<ParamSpec> specs{
+      {"mass_kg", 11.0, 0.1, 1000.0, "kg", "mass m of the whole robot, wheels included",
+       "assumption (Robotino 2 is about 11 kg)"},
+      {"yaw_inertia_kg_m2", 0.188, 1e-4, 100.0, "kg m^2", "yaw inertia I_z of the whole robot about C",
+       "assumption: uniform disk of radius 0.185 m, m r^2 / 2"},
+      {"wheel_inertia_kg_m2", 2.0e-4, 0.0, 1.0, "kg m^2",
+       "inertia I_w of one wheel with its rollers about the axle", "assumption: 0.25 kg disk of radius Rw"},
+      {"roller_inertia_kg_m2", 7.2e-7, 0.0, 0.01, "kg m^2",
+       "inertia I_r of the contact roller about its own axis (0 removes the side-rolling dynamics)",
+       "assumption: 10 g cylinder of radius r_max"},
+      {"rotor_inertia_kg_m2", 71e-7, 0.0, 0.01, "kg m^2", "motor rotor inertia J_m",
+       "Dunkermotoren GR 42x25 (secondary sources), DESIGN.md"},
+      {"gear_ratio", 16.0, 1.0, 1000.0, "1",
+       "reducer ratio N; the transformer ratio is k_gear = -1/N (seed 000 §3.3 sign convention)",
+       "openrobotino api2 OmniDriveModel.h (gear 16), seed 000 eq. 23"},
+      {"motor_resistance_ohm", 5.95, 0.01, 1000.0, "ohm", "armature resistance Ra",
+       "Dunkermotoren GR 42x25 (secondary sources), DESIGN.md"},
+      {"motor_inductance_H", 8.9e-3, 0.0, 10.0, "H",
+       "armature inductance La (0 makes the currents algebraic)",
+       "Dunkermotoren GR 42x25 (secondary sources), DESIGN.md"},
+      {"motor_torque_constant_N_m_per_A", 0.0514, 1e-4, 10.0, "N m/A", "torque constant kt",
+       "Dunkermotoren GR 42x25 (secondary sources), DESIGN.md"},
+      {"motor_back_emf_V_s_per_rad", 0.0514, 1e-4, 10.0, "V s/rad", "back-EMF constant ke (= kt in SI)",
+       "Dunkermotoren GR 42x25 (secondary sources), DESIGN.md"},
+      {"motor_voltage_limit_V", 24.0, 0.1, 1000.0, "V", "supply voltage: |u| is clamped to it",
+       "Robotino 2 24 V supply, DESIGN.md"},
+      {"pid_kp_V_s_per_rad", 7.4, 0.0, 1e4, "V s/rad", "PID proportional gain on the motor speed error",
+       "chosen: closed-loop poles near -600 rad/s (MODEL.md)"},
+      {"pid_ki_V_per_rad", 1500.0, 0.0, 1e7, "V/rad", "PID integral gain on the motor speed error",
+       "chosen: closed-loop poles near -600 rad/s (MODEL.md)"},
+      {"pid_kd_V_s2_per_rad", 7.8e-3, 0.0, 10.0, "V s^2/rad", "PID derivative gain on the motor speed error",
+       "chosen: closed-loop poles near -600 rad/s (MODEL.md)"},
+      {"pid_ff_back_emf", 1.0, 0.0, 1.0, "1", "feed-forward gain of ke * omega_m,ref in the motor voltage",
+       "chosen (MODEL.md)"},
+      {"pid_ff_inertia", 1.0, 0.0, 1.0, "1",
+       "feed-forward gain of Ra * i_ff, the current for the reference accelerations (rigid-body inverse "
+       "dynamics)",
+       "chosen (MODEL.md)"},
+  };
+  return specs;
+}
+
+// Parameters of the start and of the solver: after the rose.
+std::span<const ParamSpec> start_and_solver_param_specs() {
+  static const std::vector<ParamSpec> specs{
+      {"start_moving", 1.0, 0.0, 1.0, "1",
+       "1: start with the reference velocity; 0: start at rest (the drives then saturate)",
+       "chosen (MODEL.md)"},
+      {"solver_rtol", 1e-6, 1e-12, 1e-2, "1", "IDA relative tolerance", "seed 000 §4 (errors 1e-6)"},
+      {"solver_atol", 1e-6, 1e-14, 1e-2, "1",
+       "IDA base absolute tolerance, scaled per variable type (MODEL.md)", "seed 000 §4 (errors 1e-6)"},
+      {"solver_max_step_s", 0.02, 1e-6, 1.0, "s", "largest IDA step", "seed 000 §4 (max step 0.02 s)"},
+      {"solver_restart_at_switch", 0.0, 0.0, 1.0, "1",
+       "1: IDAReInit with consistent forces at every roller switch; 0: step through it (r_roll is "
+       "continuous)",
+       "chosen: both agree, 0 is about 2x faster (MODEL.md)"},
+  };
+  return specs;
+}
+
+}  // namespace
+
+std::span<const ParamSpec> robotino_param_specs() {
+  static const std::vector<ParamSpec> specs = concat_param_specs({robotino_geometry_param_specs(),
+                                                                  dynamics_param_specs(), rose_param_specs(),
+                                                                  start_and_solver_param_specs()});
+  return specs;
+}
+
+std::unique_ptr<Backend> make_robotino_backend(const Params& params, double t0_s) {
+  RobotinoConfig c;
+  robotino::ModelParams& m = c.model;
+  m.geometry = read_robotino_geometry(params, "robotino");
+  m.mass_kg = params.get("mass_kg");
+  m.yaw_inertia_kg_m2 = params.get("yaw_inertia_kg_m2");
+  m.wheel_inertia_kg_m2 = params.get("wheel_inertia_kg_m2");
+  m.roller_inertia_kg_m2 = params.get("roller_inertia_kg_m2");
+  m.rotor_inertia_kg_m2 = params.get("rotor_inertia_kg_m2");
+  m.gear_ratio = params.get("gear_ratio");
+  m.resistance_ohm = params.get("motor_resistance_ohm");
+  m.inductance_H = params.get("motor_inductance_H");
+  m.torque_constant_N_m_per_A = params.get("motor_torque_constant_N_m_per_A");
+  m.back_emf_V_s_per_rad = params.get("motor_back_emf_V_s_per_rad");
+  m.voltage_limit_V = params.get("motor_voltage_limit_V");
+  m.kp_V_s_per_rad = params.get("pid_kp_V_s_per_rad");
+  m.ki_V_per_rad = params.get("pid_ki_V_per_rad");
+  m.kd_V_s2_per_rad = params.get("pid_kd_V_s2_per_rad");
+  m.ff_back_emf = params.get("pid_ff_back_emf");
+  m.ff_inertia = params.get("pid_ff_inertia");
+  c.rose = read_rose_params(params);
+  const double start = params.get("start_moving");
+  if (start != 0.0 && start != 1.0) {
+    throw ParamError("backend robotino: start_moving = " + format_number(start) + " must be 0 or 1");
+  }
+  c.start_moving = start == 1.0;
+  c.solver.rtol = params.get("solver_rtol");
+  c.solver.atol = params.get("solver_atol");
+  c.solver.max_step_s = params.get("solver_max_step_s");
+  const double restart = params.get("solver_restart_at_switch");
+  if (restart != 0.0 && restart != 1.0) {
+    throw ParamError("backend robotino: solver_restart_at_switch = " + format_number(restart) +
+                     " must be 0 or 1");
+  }
+  c.solver.restart_at_switch = restart == 1.0;
+  return std::make_unique<RobotinoBackend>(c, t0_s);
+}
+
+// Adapts the model to IdaSolver's callbacks, with one root function per wheel. Stepping through
+// switches: g_i = cos 3θ_i, zero exactly at θ_i = π/6 + m·π/3. Restarting at switches: IDA
+// must not restart on a root, so g_i = (θ_i − lo_i)·(hi_i − θ_i) is positive inside the
+// current sector widened by kSwitchHysteresis_rad on the side just entered.
+class RobotinoBackend::System final : public dae::DaeSystem {
+ public:
+  System(const robotino::RobotinoDae& dae, bool windows) : dae_(dae), windows_(windows) {}
+  void set_window(std::size_t wheel, std::int64_t sector, int entered_from) {
+    lo_[wheel] =
+        (static_cast<double>(sector) - 0.5) * kPitch - (entered_from < 0 ? kSwitchHysteresis_rad : 0.0);
+    hi_[wheel] =
+        (static_cast<double>(sector) + 0.5) * kPitch + (entered_from > 0 ? kSwitchHysteresis_rad : 0.0);
+  }
+  int residual(double t_s, std::span<const double> y, std::span<const double> yp,
+               std::span<double> r) override {
+    dae_.residual(t_s, y, yp, r);
+    return 0;
+  }
+  int jacobian(double t_s, double cj, std::span<const double> y, std::span<const double> yp,
+               dae::DenseMatrixRef jac) override {
+    dae_.jacobian(t_s, cj, y, yp, jac);
+    return 0;
+  }
+  int roots(double, std::span<const double> y, std::span<const double>, std::span<double> g) override {
+    for (std::size_t i = 0; i < 3; ++i) {
+      const double theta = y[var::kTheta + i];
+      g[i] = windows_ ? (theta - lo_[i]) * (hi_[i] - theta) : std::cos(3.0 * theta);
+    }
+    return 0;
+  }
+
+ private:
+  const robotino::RobotinoDae& dae_;
+  bool windows_;
+  std::array<double, 3> lo_{};
+  std::array<double, 3> hi_{};
+};
+
+RobotinoBackend::RobotinoBackend(const RobotinoConfig& config, double t0_s)
+    : Backend("robotino", "Robotino", robotino_joint_names(), robotino_output_names(), t0_s),
+      config_(config),
+      dae_(config.model, config.rose),
+      system_(std::make_unique<System>(dae_, config.solver.restart_at_switch)),
+      t_quad_s_(t0_s),
+      restart_t_s_(t0_s) {
+  const RobotinoSolverSettings& s = config_.solver;
+  if (!(s.rtol > 0) || !(s.atol > 0) || !(s.max_step_s > 0)) {
+    throw std::invalid_argument("robotino backend: solver tolerances and max step must be positive");
+  }
+  // Initial state: on the reference, wheels and rollers at 0, currents and PID integrals 0;
+  // IDACalcIC makes forces, voltages and all derivatives consistent.
+  std::array<double, var::kCount> y0{};
+  const std::array<double, var::kCount> yp0{};
+  if (config_.start_moving) {
+    const RoseSample r0 = dae_.rose().at(t0_s);
+    y0[var::kVx] = r0.vx_m_per_s;
+    y0[var::kVy] = r0.vy_m_per_s;
+    y0[var::kOmegaZ] = r0.omega_rad_per_s;
+  }
+  std::array<double, var::kCount> atol{};
+  std::array<double, var::kCount> id{};
+  std::array<double, var::kCount> rtol_scale{};
+  for (std::size_t j = 0; j < var::kCount; ++j) {
+    atol[j] = dae_.abs_tolerance(j, s.atol);
+    id[j] = dae_.differential_id(j);
+    rtol_scale[j] = dae_.relative_tolerance_scale(j);
+  }
+  dae::IdaOptions options;
+  options.rtol = s.rtol;
+  options.atol = atol;
+  options.rtol_scale = rtol_scale;
+  options.differential = id;
+  options.max_step_s = s.max_step_s;
+  // Always the exact Jacobian: IDA's difference quotients perturb y' by c_j·δ, which at the
+  // first tiny steps saturates the PID command and gives a useless matrix.
+  options.analytic_jacobian = true;
+  // A fresh Jacobian + BlockLu factorisation costs ~2 µs, less than the Newton failures (and
+  // h/4 retries) that a stale one causes after the kinks at the roller switches.
+  options.delta_cj_lsetup = 0.02;
+  if (s.block_linear_solver) {
+    options.block_outputs = robotino::RobotinoDae::block_outputs();
+    options.block_diagonal = robotino::RobotinoDae::block_diagonal();
+  }
+  options.root_count = kWheels;
+  solver_ =
+      std::make_unique<dae::IdaSolver>("backend robotino", *system_, var::kCount, t0_s, y0, yp0, options);
+  solver_->correct_initial_conditions(t0_s + s.max_step_s);
+  std::copy_n(solver_->consistent_y().begin(), var::kCount, y_.begin());
+  std::copy_n(solver_->consistent_yp().begin(), var::kCount, yp_.begin());
+  for (std::size_t i = 0; i < 3; ++i) {
+    sector_[i] = robotino_contact_sector(y_[var::kTheta + i]);
+    system_->set_window(i, sector_[i], 0);
+  }
+  stored_energy0_J_ = dae_.stored_energy_J(t0_s, y_);
+  write_state(t0_s, mutable_joint_values(), mutable_outputs());
+}
+
+RobotinoBackend::~RobotinoBackend() = default;
+
+void RobotinoBackend::do_advance_to(double t_s, std::span<double> q, std::span<double> outputs) {
+  // One IDA step at a time: the quadratures follow each step on its dense output, and each
+  // switch is applied at its root time (also when IDA found it beyond an earlier output).
+  // IDA reports one root per call, so after a root the same step is asked again for more.
+  for (;;) {
+    if (root_pending_) {
+      if (root_t_s_ > t_s) break;
+      integrate_quadratures_to(root_t_s_);
+      root_pending_ = false;
+      step_open_ = !config_.solver.restart_at_switch;  // a restart discards the rest of the step
+      apply_switches(root_t_s_, root_found_);
+      continue;
+    }
+    if (!step_open_) {
+      const double tn = solver_->current_time_s();
+      if (tn >= t_s) break;
+      integrate_quadratures_to(tn);
+    }
+    step_open_ = false;
+    if (solver_->step(t_s) == dae::IdaSolver::Stop::kRoot) {
+      root_pending_ = true;
+      root_t_s_ = solver_->returned_time_s();
+      std::copy_n(solver_->roots_found().begin(), root_found_.size(), root_found_.begin());
+    }
+  }
+  integrate_quadratures_to(t_s);
+  if (t_s == restart_t_s_) {  // no step since the restart: IDA has no dense output yet
+    std::copy_n(solver_->consistent_y().begin(), var::kCount, y_.begin());
+    std::copy_n(solver_->consistent_yp().begin(), var::kCount, yp_.begin());
+  } else {
+    solver_->interpolate(t_s, y_, yp_);
+  }
+  write_state(t_s, q, outputs);
+}
+
+void RobotinoBackend::integrate_quadratures_to(double t_s) {
+  const double a = t_quad_s_;
+  if (!(t_s > a)) return;
+  const double half = 0.5 * (t_s - a);
+  const double mid = 0.5 * (t_s + a);
+  std::array<double, robotino::quad::kCount> sum{};
+  std::array<double, robotino::quad::kCount> rate{};
+  for (std::size_t k = 0; k < kGaussNode.size(); ++k) {
+    const double t = mid + half * kGaussNode[k];
+    solver_->interpolate(t, y_node_, {});
+    dae_.quadrature_rates(t, y_node_, rate);
+    for (std::size_t j = 0; j < sum.size(); ++j) sum[j] += kGaussWeight[k] * rate[j];
+  }
+  for (std::size_t i = 0; i < 3; ++i) {
+    const auto roller = static_cast<std::size_t>(robotino_sector_roller(sector_[i]));
+    roller_rad_[i][roller] += half * sum[robotino::quad::kRoller + i];
+  }
+  energy_in_J_ += half * sum[robotino::quad::kPowerIn];
+  energy_res_J_ += half * sum[robotino::quad::kPowerRes];
+  t_quad_s_ = t_s;
+}
+
+void RobotinoBackend::apply_switches(double t_s, std::span<const int> found) {
+  solver_->interpolate(t_s, y_node_, {});
+  for (int i = 0; i < kWheels; ++i) {
+    const auto ui = static_cast<std::size_t>(i);
+    if (found[ui] == 0) continue;
+    // θ is at one edge of the old sector: the nearer edge tells the direction.
+    const double theta = y_node_[var::kTheta + ui];
+    const std::int64_t from = sector_[ui];
+    const std::int64_t to = theta > static_cast<double>(from) * kPitch ? from + 1 : from - 1;
+    sector_[ui] = to;
+    system_->set_window(ui, to, to > from ? -1 : 1);
+    ++switch_count_[ui];
+    last_switch_[ui] = {t_s, theta, from, to};
+  }
+  if (!config_.solver.restart_at_switch) return;
+  // dr_roll/dθ changes sign, so the side forces and accelerations jump: restart the BDF
+  // history with consistent algebraic variables and derivatives (Newton as IDACalcIC does; it
+  // would allocate its work vectors at each of the ~900 restarts).
+  const double h_last = solver_->last_step_s();
+  solver_->interpolate(t_s, y_node_, yp_);
+  solver_->reinit_consistent(t_s, y_node_, yp_);
+  if (h_last > 0.0) solver_->set_initial_step(kRestartStepFraction * h_last);
+  restart_t_s_ = t_s;
+}
+
+void RobotinoBackend::write_state(double t_s, std::span<double> q, std::span<double> o) const {
+  const std::span<const double> y = y_;
+  const std::span<const double> yp = yp_;
+  const robotino::ReferenceState& ref = dae_.reference(t_s);
+  q[kRobotinoJointX] = ref.pose.x_m + y[var::kDx];
+  q[kRobotinoJointY] = ref.pose.y_m + y[var::kDy];
+  q[kRobotinoJointPhi] = ref.pose.phi_rad + y[var::kDphi];
+  o[out::kXRef] = ref.pose.x_m;
+  o[out::kYRef] = ref.pose.y_m;
+  o[out::kPhiRef] = ref.pose.phi_rad;
+  o[out::kDx] = y[var::kDx];
+  o[out::kDy] = y[var::kDy];
+  o[out::kDphi] = y[var::kDphi];
+  o[out::kVx] = y[var::kVx];
+  o[out::kVy] = y[var::kVy];
+  o[out::kOmegaZ] = y[var::kOmegaZ];
+  o[out::kVxRef] = ref.pose.vx_m_per_s;
+  o[out::kVyRef] = ref.pose.vy_m_per_s;
+  o[out::kOmegaZRef] = ref.pose.omega_rad_per_s;
+  for (int i = 0; i < kWheels; ++i) {
+    const auto ui = static_cast<std::size_t>(i);
+    q[kRobotinoJointAxle1 + ui] = y[var::kTheta + ui];
+    for (int j = 0; j < kRobotinoRollersPerWheel; ++j) {
+      q[robotino_roller_joint(i, j)] = roller_rad_[ui][static_cast<std::size_t>(j)];
+    }
+    const robotino::WheelDerived w = dae_.wheel(i, t_s, y, yp);
+    o[out::kOmega1 + ui] = w.omega_rad_per_s;
+    o[out::kOmegaRef1 + ui] = w.omega_ref_rad_per_s;
+    o[out::kCurrent1 + ui] = y[var::kCurrent + ui];
+    // From the model at the interpolated state: the algebraic u's own interpolant can overshoot
+    // the limit near a saturation kink.
+    o[out::kVoltage1 + ui] = w.voltage_V;
+    o[out::kTorque1 + ui] = w.drive_torque_N_m;
+    o[out::kMotorTorque1 + ui] = w.motor_torque_N_m;
+    o[out::kForceRoll1 + ui] = y[var::kForceRoll + ui];
+    o[out::kForceSide1 + ui] = y[var::kForceSide + ui];
+    o[out::kContact1 + ui] = robotino_sector_roller(sector_[ui]) + 1;
+    o[out::kRollerSpeed1 + ui] = w.roller_speed_rad_per_s;
+    o[out::kRollingArm1 + ui] = w.rolling_arm_m;
+    o[out::kPidInt1 + ui] = y[var::kPidInt + ui];
+  }
+  const double stored = dae_.stored_energy_J(t_s, y);
+  o[out::kEnergyIn] = energy_in_J_;
+  o[out::kEnergyRes] = energy_res_J_;
+  o[out::kEnergyStored] = stored;
+  o[out::kEnergyBalance] = energy_in_J_ - energy_res_J_ - (stored - stored_energy0_J_);
+}
+
+}  // namespace cosim::dynamics

@@ -1,0 +1,429 @@
+#include "cosim/dynamics/robotino_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace cosim::dynamics::robotino {
+namespace {
+
+constexpr int kWheels = kRobotinoWheelCount;
+
+// cos δ_i, sin δ_i exactly (sin π = 0, not 1.2e-16), as robotino_geometry.cpp does.
+constexpr double kHalfSqrt3 = 0.86602540378443864676;
+constexpr std::array<double, 3> kCosDelta{0.5, -1.0, 0.5};
+constexpr std::array<double, 3> kSinDelta{kHalfSqrt3, 0.0, -kHalfSqrt3};
+
+// Partial derivatives of a scalar w.r.t. what it may depend on: y (φ via δφ, vx, vy, Ω, θ_i)
+// and y' (ax = v̇x, ay = v̇y, wd = Ω̇).
+struct Grad {
+  double phi = 0, vx = 0, vy = 0, w = 0, theta = 0;
+  double ax = 0, ay = 0, wd = 0;
+};
+
+Grad operator*(double k, const Grad& g) {
+  return {k * g.phi, k * g.vx, k * g.vy, k * g.w, k * g.theta, k * g.ax, k * g.ay, k * g.wd};
+}
+Grad operator-(const Grad& a, const Grad& b) {
+  return {a.phi - b.phi,     a.vx - b.vx, a.vy - b.vy, a.w - b.w,
+          a.theta - b.theta, a.ax - b.ax, a.ay - b.ay, a.wd - b.wd};
+}
+Grad operator+(const Grad& a, const Grad& b) {
+  return {a.phi + b.phi,     a.vx + b.vx, a.vy + b.vy, a.w + b.w,
+          a.theta + b.theta, a.ax + b.ax, a.ay + b.ay, a.wd + b.wd};
+}
+
+// cos φ, sin φ of the measured heading φ = φ_ref(t) + δφ.
+struct Heading {
+  double c, s;
+};
+
+Heading heading(const ReferenceState& ref, std::span<const double> y) {
+  const double phi = ref.pose.phi_rad + y[var::kDphi];
+  return {std::cos(phi), std::sin(phi)};
+}
+
+// The contact roller's rolling arm at wheel angle θ: r_roll(θ_b) and its θ-derivatives.
+struct Arm {
+  int roller;
+  double r, dr, ddr;
+};
+
+Arm rolling_arm(const RobotinoGeometry& g, double theta) {
+  const RollerContact contact = robotino_roller_contact(theta);
+  const double cb = std::cos(contact.theta_b_rad);
+  const double sb = std::sin(contact.theta_b_rad);
+  return {contact.roller, g.roller_max_radius_m - g.wheel_radius_m * (1.0 - cb), -g.wheel_radius_m * sb,
+          -g.wheel_radius_m * cb};
+}
+
+// Kinematics of one wheel from (y, y'): the no-slip constraints solved for the wheel and
+// roller speeds, their time derivatives, the reference wheel speed (eq. 22), and gradients.
+struct WheelKin {
+  double c = 0, s = 0;    // cos φ_i, sin φ_i
+  double vs = 0, vr = 0;  // v_C·x_i, v_C·y_i [m/s]
+  double omega = 0, omega_dot = 0;
+  Arm arm{};
+  double roll = 0, roll_dot = 0;  // ω_roll, dω_roll/dt
+  double ref = 0, ref_dot = 0;    // ω_i,ref and its derivative
+  Grad g_omega, g_omega_dot, g_roll, g_roll_dot, g_ref, g_ref_dot;
+};
+
+WheelKin wheel_kin(int i, const ModelParams& p, const ReferenceState& ref, Heading h,
+                   std::span<const double> y, std::span<const double> yp) {
+  const double rw = p.geometry.wheel_radius_m;
+  const double big_r = p.geometry.wheel_distance_m;
+  const double vx = y[var::kVx];
+  const double vy = y[var::kVy];
+  const double w = y[var::kOmegaZ];
+  const double ax = yp[var::kVx];
+  const double ay = yp[var::kVy];
+  const double wd = yp[var::kOmegaZ];
+  const auto ui = static_cast<std::size_t>(i);
+
+  WheelKin k;
+  k.c = h.c * kCosDelta[ui] - h.s * kSinDelta[ui];
+  k.s = h.s * kCosDelta[ui] + h.c * kSinDelta[ui];
+  const double c = k.c;
+  const double s = k.s;
+  k.vs = vx * c + vy * s;
+  k.vr = -vx * s + vy * c;
+  const double as = ax * c + ay * s;
+  const double ar = -ax * s + ay * c;
+
+  // Rolling without slip: v_C·y_i + R·Ω + Rw·ω_i = 0 (eqs. 8, 21).
+  k.omega = -(k.vr + big_r * w) / rw;
+  k.g_omega = {k.vs / rw, s / rw, -c / rw, -big_r / rw, 0, 0, 0, 0};
+  // Its time derivative, with dy_i/dt = −Ω·x_i.
+  k.omega_dot = -(ar - w * k.vs + big_r * wd) / rw;
+  k.g_omega_dot = {(as + w * k.vr) / rw, w * c / rw, w * s / rw, k.vs / rw, 0, s / rw, -c / rw, -big_r / rw};
+
+  // Side rolling of the contact roller: v_C·x_i = r_roll·ω_roll (eqs. 12-13).
+  k.arm = rolling_arm(p.geometry, y[var::kTheta + ui]);
+  const double r = k.arm.r;
+  const double dr = k.arm.dr;
+  const double r2 = r * r;
+  k.roll = k.vs / r;
+  k.g_roll = {k.vr / r, c / r, s / r, 0, -k.vs * dr / r2, 0, 0, 0};
+  // dω_roll/dt = (a·x_i + Ω·v·y_i)/r − v_ix·r'·ω_i/r²  (dx_i/dt = Ω·y_i, dθ/dt = ω_i).
+  const double num = as + w * k.vr;
+  k.roll_dot = num / r - k.vs * dr * k.omega / r2;
+  k.g_roll_dot.phi = (ar - w * k.vs) / r - dr * (k.vr * k.omega + k.vs * k.g_omega.phi) / r2;
+  k.g_roll_dot.vx = -w * s / r - dr * (c * k.omega + k.vs * k.g_omega.vx) / r2;
+  k.g_roll_dot.vy = w * c / r - dr * (s * k.omega + k.vs * k.g_omega.vy) / r2;
+  k.g_roll_dot.w = k.vr / r - dr * k.vs * k.g_omega.w / r2;
+  k.g_roll_dot.theta = -num * dr / r2 - k.vs * k.omega * (k.arm.ddr / r2 - 2.0 * dr * dr / (r2 * r));
+  k.g_roll_dot.ax = c / r;
+  k.g_roll_dot.ay = s / r;
+
+  // Reference wheel speed, eq. 22 with the measured heading φ_i.
+  const RoseSample& rs = ref.pose;
+  k.ref = (rs.vx_m_per_s * s - rs.vy_m_per_s * c - big_r * rs.omega_rad_per_s) / rw;
+  const double ref_side = (rs.vx_m_per_s * c + rs.vy_m_per_s * s) / rw;
+  k.g_ref = {ref_side, 0, 0, 0, 0, 0, 0, 0};
+  k.ref_dot =
+      (ref.ax_m_per_s2 * s - ref.ay_m_per_s2 * c - big_r * ref.omega_dot_rad_per_s2) / rw + w * ref_side;
+  k.g_ref_dot = {
+      (ref.ax_m_per_s2 * c + ref.ay_m_per_s2 * s) / rw + w * (-rs.vx_m_per_s * s + rs.vy_m_per_s * c) / rw,
+      0,
+      0,
+      ref_side,
+      0,
+      0,
+      0,
+      0};
+  return k;
+}
+
+// Voltage command of wheel i before the limit (motor side, §3.3: ω_m = ω/k_gear): feed-forward
+// of the back-EMF and of the reference inertial load, then PID on the motor speed error.
+struct Command {
+  double u = 0;
+  Grad g;  // ∂u/∂(kinematic variables); ∂u/∂E_i = Ki separately
+};
+
+Command pid_command(const ModelParams& p, double k_gear, double wheel_inertia_eff, const ReferenceState& ref,
+                    const WheelKin& k, double integral) {
+  const double e = (k.ref - k.omega) / k_gear;
+  const double e_dot = (k.ref_dot - k.omega_dot) / k_gear;
+  Command cmd;
+  cmd.u = p.ff_back_emf * p.back_emf_V_s_per_rad * k.ref / k_gear + p.kp_V_s_per_rad * e +
+          p.ki_V_per_rad * integral + p.kd_V_s2_per_rad * e_dot;
+  cmd.g = (p.ff_back_emf * p.back_emf_V_s_per_rad / k_gear) * k.g_ref +
+          (p.kp_V_s_per_rad / k_gear) * (k.g_ref - k.g_omega) +
+          (p.kd_V_s2_per_rad / k_gear) * (k.g_ref_dot - k.g_omega_dot);
+  if (p.ff_inertia != 0.0) {
+    // Rolling forces giving the reference accelerations, for three wheels 120° apart
+    // (Σ y_i·y_iᵀ = 3/2·I, Σ y_i = 0): F_iy = 2/3·m·a_ref·y_i + I_z·Ω̇_ref/(3R); then the
+    // current for I_W·ω̇_ref = kt·i/k_gear + Rw·F_iy, applied as its resistive drop.
+    const double big_r = p.geometry.wheel_distance_m;
+    const double f = 2.0 / 3.0 * p.mass_kg * (-k.s * ref.ax_m_per_s2 + k.c * ref.ay_m_per_s2) +
+                     p.yaw_inertia_kg_m2 * ref.omega_dot_rad_per_s2 / (3.0 * big_r);
+    Grad g_f;
+    g_f.phi = 2.0 / 3.0 * p.mass_kg * (-k.c * ref.ax_m_per_s2 - k.s * ref.ay_m_per_s2);
+    const double scale = p.ff_inertia * p.resistance_ohm * k_gear / p.torque_constant_N_m_per_A;
+    const double rw = p.geometry.wheel_radius_m;
+    cmd.u += scale * (wheel_inertia_eff * k.ref_dot - rw * f);
+    cmd.g = cmd.g + scale * (wheel_inertia_eff * k.g_ref_dot - rw * g_f);
+  }
+  return cmd;
+}
+
+}  // namespace
+
+ReferenceState rose_reference_state(const RoseReference& rose, double t_s) {
+  ReferenceState out;
+  out.pose = rose.at(t_s);
+  const RoseParams& p = rose.params();
+  const double a = p.amplitude_m;
+  const double k = p.petals_k;
+  const double rate = p.rate_rad_per_s;
+  const double varphi = rate * t_s + p.phase_rad;
+  const double sx = std::sin(k * varphi);
+  const double cx = std::cos(k * varphi);
+  const double sv = std::sin(varphi);
+  const double cv = std::cos(varphi);
+  // (Ẍ, Ÿ) = a·rate²·Rot(ϕ)·(−(1 + k²)·cos kϕ, −2k·sin kϕ).
+  const double u = -(1.0 + k * k) * cx;
+  const double v = -2.0 * k * sx;
+  out.ax_m_per_s2 = a * rate * rate * (u * cv - v * sv);
+  out.ay_m_per_s2 = a * rate * rate * (u * sv + v * cv);
+  // ω = rate·(2k²s² + (k²+1)c²)/(k²s² + c²)  ⇒  ω̇ = −2·rate²·k³·(k²−1)·s·c/(k²s² + c²)².
+  const double den = k * k * sx * sx + cx * cx;
+  out.omega_dot_rad_per_s2 = -2.0 * rate * rate * k * k * k * (k * k - 1.0) * sx * cx / (den * den);
+  return out;
+}
+
+RobotinoDae::RobotinoDae(const ModelParams& params, const RoseParams& rose)
+    : p_(params), rose_(rose), cached_t_s_(std::numeric_limits<double>::quiet_NaN()) {
+  const bool valid = p_.mass_kg > 0 && p_.yaw_inertia_kg_m2 > 0 && p_.wheel_inertia_kg_m2 >= 0 &&
+                     p_.roller_inertia_kg_m2 >= 0 && p_.rotor_inertia_kg_m2 >= 0 && p_.gear_ratio > 0 &&
+                     p_.resistance_ohm > 0 && p_.inductance_H >= 0 && p_.torque_constant_N_m_per_A > 0 &&
+                     p_.back_emf_V_s_per_rad > 0 && p_.voltage_limit_V > 0 &&
+                     p_.geometry.wheel_radius_m > 0 && p_.geometry.wheel_distance_m > 0;
+  if (!valid) {
+    throw std::invalid_argument(
+        "robotino model: mass, yaw inertia, gear ratio, resistance, motor constants, voltage limit and "
+        "geometry must be positive; the other inertias and the inductance must be >= 0");
+  }
+  if (!(robotino_min_rolling_arm_m(p_.geometry) > 0.0)) {
+    throw std::invalid_argument("robotino model: the rolling arm reaches zero at a roller switch");
+  }
+  k_gear_ = -1.0 / p_.gear_ratio;
+  wheel_inertia_eff_ = p_.wheel_inertia_kg_m2 + p_.rotor_inertia_kg_m2 / (k_gear_ * k_gear_);
+}
+
+std::span<const std::size_t> RobotinoDae::block_outputs() {
+  static constexpr std::array<std::size_t, 2> kOutputs{var::kDx, var::kDy};
+  return kOutputs;
+}
+
+std::span<const std::size_t> RobotinoDae::block_diagonal() {
+  using namespace var;
+  static constexpr std::array<std::size_t, 9> kDiagonal{kForceRoll, kForceRoll + 1, kForceRoll + 2,
+                                                        kForceSide, kForceSide + 1, kForceSide + 2,
+                                                        kVoltage,   kVoltage + 1,   kVoltage + 2};
+  return kDiagonal;
+}
+
+double RobotinoDae::differential_id(std::size_t index) const {
+  if (index >= var::kForceRoll) return 0.0;
+  if (index >= var::kCurrent && index < var::kCurrent + 3 && p_.inductance_H == 0.0) return 0.0;
+  return 1.0;
+}
+
+double RobotinoDae::abs_tolerance(std::size_t index, double base_atol) const {
+  // Each weight is base_atol of the quantity's natural size; see MODEL.md "Solver".
+  if (index >= var::kForceRoll) return 10.0 * base_atol;        // N and V; not in the error test
+  if (index >= var::kPidInt) return p_.gear_ratio * base_atol;  // motor-side rad = base at the wheel
+  if (index >= var::kCurrent) return 1000.0 * base_atol;        // A: 1 mA, ~1% of the current
+  if (index >= var::kTheta) return base_atol;                   // rad
+  if (index >= var::kVx) return 10.0 * base_atol;               // m/s, rad/s
+  return base_atol;                                             // pose deviation m, rad
+}
+
+double RobotinoDae::relative_tolerance_scale(std::size_t index) const {
+  return index >= var::kTheta && index < var::kTheta + 3 ? 0.1 : 1.0;
+}
+
+const ReferenceState& RobotinoDae::reference(double t_s) const {
+  if (t_s != cached_t_s_) {
+    cached_ref_ = rose_reference_state(rose_, t_s);
+    cached_t_s_ = t_s;
+  }
+  return cached_ref_;
+}
+
+void RobotinoDae::residual(double t_s, std::span<const double> y, std::span<const double> yp,
+                           std::span<double> r) const {
+  using namespace var;
+  const ReferenceState& ref = reference(t_s);
+  const Heading h = heading(ref, y);
+  const double rw = p_.geometry.wheel_radius_m;
+  const double big_r = p_.geometry.wheel_distance_m;
+
+  r[kDx] = yp[kDx] - (y[kVx] - ref.pose.vx_m_per_s);
+  r[kDy] = yp[kDy] - (y[kVy] - ref.pose.vy_m_per_s);
+  r[kDphi] = yp[kDphi] - (y[kOmegaZ] - ref.pose.omega_rad_per_s);
+  double fx_world = 0.0;
+  double fy_world = 0.0;
+  double f_roll_sum = 0.0;
+  for (int i = 0; i < kWheels; ++i) {
+    const auto ui = static_cast<std::size_t>(i);
+    const WheelKin k = wheel_kin(i, p_, ref, h, y, yp);
+    const double f_roll = y[kForceRoll + ui];
+    const double f_side = y[kForceSide + ui];
+    const double current = y[kCurrent + ui];
+    const double u = y[kVoltage + ui];
+    // Ground force on the wheel at P_i in the world frame: F_ix·x_i + F_iy·y_i.
+    fx_world += f_side * k.c - f_roll * k.s;
+    fy_world += f_side * k.s + f_roll * k.c;
+    f_roll_sum += f_roll;
+
+    r[kTheta + ui] = yp[kTheta + ui] - k.omega;
+    // Armature: La·di/dt = u − Ra·i − ke·ω_m, ω_m = ω/k_gear.
+    r[kCurrent + ui] = p_.inductance_H * yp[kCurrent + ui] + p_.resistance_ohm * current +
+                       p_.back_emf_V_s_per_rad * k.omega / k_gear_ - u;
+    r[kPidInt + ui] = yp[kPidInt + ui] - (k.ref - k.omega) / k_gear_;
+    // Wheel spin with the rotor reflected through the reducer (τ_m = k_gear·τ_i):
+    // I_W·ω̇ = kt·i/k_gear + Rw·F_iy, I_W = I_w + J_m/k_gear².
+    r[kForceRoll + ui] =
+        wheel_inertia_eff_ * k.omega_dot - p_.torque_constant_N_m_per_A * current / k_gear_ - rw * f_roll;
+    // Contact roller spin about its axis: I_r·ω̇_roll = −r_roll·F_ix.
+    r[kForceSide + ui] = p_.roller_inertia_kg_m2 * k.roll_dot + k.arm.r * f_side;
+    const Command cmd = pid_command(p_, k_gear_, wheel_inertia_eff_, ref, k, y[kPidInt + ui]);
+    r[kVoltage + ui] = u - std::clamp(cmd.u, -p_.voltage_limit_V, p_.voltage_limit_V);
+  }
+  // Chassis with wheels: m·a_C = Σ F_i, I_z·Ω̇ = R·Σ F_iy.
+  r[kVx] = p_.mass_kg * yp[kVx] - fx_world;
+  r[kVy] = p_.mass_kg * yp[kVy] - fy_world;
+  r[kOmegaZ] = p_.yaw_inertia_kg_m2 * yp[kOmegaZ] - big_r * f_roll_sum;
+}
+
+void RobotinoDae::jacobian(double t_s, double cj, std::span<const double> y, std::span<const double> yp,
+                           dae::DenseMatrixRef jac) const {
+  using namespace var;
+  const ReferenceState& ref = reference(t_s);
+  const Heading h = heading(ref, y);
+  const double rw = p_.geometry.wheel_radius_m;
+  const double big_r = p_.geometry.wheel_distance_m;
+  for (std::size_t j = 0; j < kCount; ++j) {
+    for (std::size_t i = 0; i < kCount; ++i) jac(i, j) = 0.0;
+  }
+  // Row `row` += k·g over the kinematic columns (y' parts scaled by c_j).
+  const auto add = [&](std::size_t row, double k, const Grad& g, std::size_t theta_col) {
+    jac(row, kDphi) += k * g.phi;
+    jac(row, kVx) += k * (g.vx + cj * g.ax);
+    jac(row, kVy) += k * (g.vy + cj * g.ay);
+    jac(row, kOmegaZ) += k * (g.w + cj * g.wd);
+    jac(row, theta_col) += k * g.theta;
+  };
+
+  jac(kDx, kDx) = cj;
+  jac(kDx, kVx) = -1.0;
+  jac(kDy, kDy) = cj;
+  jac(kDy, kVy) = -1.0;
+  jac(kDphi, kDphi) = cj;
+  jac(kDphi, kOmegaZ) = -1.0;
+  jac(kVx, kVx) = p_.mass_kg * cj;
+  jac(kVy, kVy) = p_.mass_kg * cj;
+  jac(kOmegaZ, kOmegaZ) = p_.yaw_inertia_kg_m2 * cj;
+  for (int i = 0; i < kWheels; ++i) {
+    const auto ui = static_cast<std::size_t>(i);
+    const std::size_t th = kTheta + ui;
+    const WheelKin k = wheel_kin(i, p_, ref, h, y, yp);
+    const double f_roll = y[kForceRoll + ui];
+    const double f_side = y[kForceSide + ui];
+
+    jac(kVx, kDphi) += f_side * k.s + f_roll * k.c;
+    jac(kVx, kForceSide + ui) = -k.c;
+    jac(kVx, kForceRoll + ui) = k.s;
+    jac(kVy, kDphi) += -(f_side * k.c - f_roll * k.s);
+    jac(kVy, kForceSide + ui) = -k.s;
+    jac(kVy, kForceRoll + ui) = -k.c;
+    jac(kOmegaZ, kForceRoll + ui) = -big_r;
+
+    jac(th, th) = cj;
+    add(th, -1.0, k.g_omega, th);
+
+    jac(kCurrent + ui, kCurrent + ui) = p_.inductance_H * cj + p_.resistance_ohm;
+    add(kCurrent + ui, p_.back_emf_V_s_per_rad / k_gear_, k.g_omega, th);
+    jac(kCurrent + ui, kVoltage + ui) = -1.0;
+
+    jac(kPidInt + ui, kPidInt + ui) = cj;
+    add(kPidInt + ui, -1.0 / k_gear_, k.g_ref - k.g_omega, th);
+
+    add(kForceRoll + ui, wheel_inertia_eff_, k.g_omega_dot, th);
+    jac(kForceRoll + ui, kCurrent + ui) = -p_.torque_constant_N_m_per_A / k_gear_;
+    jac(kForceRoll + ui, kForceRoll + ui) = -rw;
+
+    add(kForceSide + ui, p_.roller_inertia_kg_m2, k.g_roll_dot, th);
+    jac(kForceSide + ui, th) += k.arm.dr * f_side;
+    jac(kForceSide + ui, kForceSide + ui) = k.arm.r;
+
+    jac(kVoltage + ui, kVoltage + ui) = 1.0;
+    const Command cmd = pid_command(p_, k_gear_, wheel_inertia_eff_, ref, k, y[kPidInt + ui]);
+    if (std::abs(cmd.u) < p_.voltage_limit_V) {  // saturated: u does not depend on the state
+      add(kVoltage + ui, -1.0, cmd.g, th);
+      jac(kVoltage + ui, kPidInt + ui) = -p_.ki_V_per_rad;
+    }
+  }
+}
+
+void RobotinoDae::quadrature_rates(double t_s, std::span<const double> y, std::span<double> q) const {
+  using namespace var;
+  // Only the heading is needed: skip the reference accelerations (and the cache).
+  const double phi = rose_.at(t_s).phi_rad + y[kDphi];
+  const Heading h{std::cos(phi), std::sin(phi)};
+  q[quad::kPowerIn] = 0.0;
+  q[quad::kPowerRes] = 0.0;
+  for (std::size_t i = 0; i < 3; ++i) {
+    const double c = h.c * kCosDelta[i] - h.s * kSinDelta[i];
+    const double s = h.s * kCosDelta[i] + h.c * kSinDelta[i];
+    q[quad::kRoller + i] = (y[kVx] * c + y[kVy] * s) / rolling_arm(p_.geometry, y[kTheta + i]).r;
+    q[quad::kPowerIn] += y[kVoltage + i] * y[kCurrent + i];
+    q[quad::kPowerRes] += p_.resistance_ohm * y[kCurrent + i] * y[kCurrent + i];
+  }
+}
+
+WheelDerived RobotinoDae::wheel(int i, double t_s, std::span<const double> y,
+                                std::span<const double> yp) const {
+  const ReferenceState& ref = reference(t_s);
+  const WheelKin k = wheel_kin(i, p_, ref, heading(ref, y), y, yp);
+  WheelDerived d{};
+  d.omega_rad_per_s = k.omega;
+  d.omega_ref_rad_per_s = k.ref;
+  d.motor_torque_N_m = p_.torque_constant_N_m_per_A * y[var::kCurrent + static_cast<std::size_t>(i)];
+  // Reducer: τ_m = k_gear·τ_i, and the rotor takes J_m·ω̇_m of the electromagnetic torque.
+  d.drive_torque_N_m = (d.motor_torque_N_m - p_.rotor_inertia_kg_m2 * k.omega_dot / k_gear_) / k_gear_;
+  const Command cmd =
+      pid_command(p_, k_gear_, wheel_inertia_eff_, ref, k, y[var::kPidInt + static_cast<std::size_t>(i)]);
+  d.voltage_V = std::clamp(cmd.u, -p_.voltage_limit_V, p_.voltage_limit_V);
+  d.side_velocity_m_per_s = k.vs;
+  d.rolling_arm_m = k.arm.r;
+  d.roller_speed_rad_per_s = k.roll;
+  d.contact_roller = k.arm.roller;
+  return d;
+}
+
+double RobotinoDae::stored_energy_J(double t_s, std::span<const double> y) const {
+  using namespace var;
+  const double vx = y[kVx];
+  const double vy = y[kVy];
+  const double w = y[kOmegaZ];
+  double e = 0.5 * p_.mass_kg * (vx * vx + vy * vy) + 0.5 * p_.yaw_inertia_kg_m2 * w * w;
+  const std::array<double, kCount> no_rates{};
+  const ReferenceState& ref = reference(t_s);
+  const Heading h = heading(ref, y);
+  for (int i = 0; i < kWheels; ++i) {
+    const auto ui = static_cast<std::size_t>(i);
+    const WheelKin k = wheel_kin(i, p_, ref, h, y, no_rates);
+    e += 0.5 * wheel_inertia_eff_ * k.omega * k.omega;
+    e += 0.5 * p_.roller_inertia_kg_m2 * k.roll * k.roll;
+    e += 0.5 * p_.inductance_H * y[kCurrent + ui] * y[kCurrent + ui];
+  }
+  return e;
+}
+
+}  // namespace cosim::dynamics::robotino

@@ -1,0 +1,48 @@
+#pragma once
+/// \file
+/// The dynamic side of the probe comparison: backend joint values through the scene's
+/// kinematic tree to world probe positions.
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include <Eigen/Geometry>
+
+#include "cosim/scene/scene.hpp"
+
+namespace cosim::dynamics {
+
+/// Maps a backend's joint values onto a scene and computes the probes' world positions.
+/// Holds preallocated state: positions() does not allocate.
+class ProbeKinematics {
+ public:
+  /// `backend_joints` must equal the scene's driven joints (in any order); `probe_names`
+  /// empty means every probe of the scene. `scene_label` names the scene in messages.
+  /// Throws util::BadInputError naming the joints that differ or the unknown probe.
+  ProbeKinematics(const scene::SceneModel& scene, std::span<const std::string> backend_joints,
+                  std::vector<std::string> probe_names, const std::string& scene_label);
+
+  const scene::SceneModel& scene() const { return scene_; }
+  /// The compared probes, in report order.
+  const std::vector<std::string>& probe_names() const { return probe_names_; }
+  /// dynamics.csv column name of each backend joint: name + "_m" (prismatic) or "_rad".
+  std::vector<std::string> joint_columns(std::span<const std::string> backend_joints) const;
+
+  /// World positions p_WP [m] of probe_names() for backend joint values q at time t_s.
+  /// An output step and a frame often fall on one time: the kinematics run once per t_s.
+  std::span<const Eigen::Vector3d> positions(double t_s, std::span<const double> q);
+
+ private:
+  const scene::SceneModel& scene_;
+  std::vector<int> scene_index_of_joint_;  // backend joint -> scene joint
+  std::vector<int> probe_index_;           // compared probe -> scene probe
+  std::vector<std::string> probe_names_;
+  std::vector<double> q_scene_;
+  std::vector<Eigen::Isometry3d> X_WF_;
+  std::vector<Eigen::Vector3d> p_WP_all_;
+  std::vector<Eigen::Vector3d> p_WP_;
+  double computed_at_s_;
+};
+
+}  // namespace cosim::dynamics

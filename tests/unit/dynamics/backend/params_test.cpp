@@ -1,0 +1,205 @@
+#include "cosim/dynamics/params.hpp"
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include "cosim/util/errors.hpp"
+
+namespace cosim::dynamics {
+namespace {
+
+using ::testing::HasSubstr;
+
+const std::vector<ParamSpec>& test_specs() {
+  static const std::vector<ParamSpec> specs{
+      {"alpha_m", 1.0, 0.0, 10.0, "m", "first", "test"},
+      {"beta_rad", -0.5, -1.0, 1.0, "rad", "second", "test"},
+      {"gamma", 3.0, 1.0, 5.0, "1", "third", "test"},
+  };
+  return specs;
+}
+
+class ParamsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("cosim_params_test_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::filesystem::path write(const std::string& text) {
+    const auto path = dir_ / "params.txt";
+    std::ofstream(path) << text;
+    return path;
+  }
+
+  static Params resolve(const std::filesystem::path* file, std::vector<std::string> cli = {}) {
+    return Params::resolve("testbackend", test_specs(), file, cli);
+  }
+
+  // Message of the ParamError thrown by `fn`, or "" if none.
+  template <class F>
+  static std::string error_of(F&& fn) {
+    try {
+      fn();
+    } catch (const ParamError& e) {
+      return e.what();
+    }
+    return "";
+  }
+
+  std::filesystem::path dir_;
+};
+
+TEST_F(ParamsTest, DefaultsInSpecOrder) {
+  const Params p = resolve(nullptr);
+  ASSERT_EQ(p.entries().size(), 3u);
+  EXPECT_EQ(p.entries()[0].key, "alpha_m");
+  EXPECT_EQ(p.entries()[1].key, "beta_rad");
+  EXPECT_EQ(p.entries()[2].key, "gamma");
+  EXPECT_EQ(p.get("alpha_m"), 1.0);
+  EXPECT_EQ(p.get("beta_rad"), -0.5);
+  EXPECT_EQ(p.entries()[1].unit, "rad");
+  for (const auto& e : p.entries()) EXPECT_EQ(e.origin, "default");
+}
+
+TEST_F(ParamsTest, FileOverridesDefaultWithCommentsAndBlankLines) {
+  const auto path = write("# a comment\n\n  alpha_m = 2.5   # trailing comment\n\tgamma=+4e0\n");
+  const Params p = resolve(&path);
+  EXPECT_EQ(p.get("alpha_m"), 2.5);
+  EXPECT_EQ(p.get("gamma"), 4.0);
+  EXPECT_EQ(p.get("beta_rad"), -0.5);
+  EXPECT_EQ(p.entries()[0].origin, path.string());
+  EXPECT_EQ(p.entries()[1].origin, "default");
+}
+
+TEST_F(ParamsTest, CliOverridesFile) {
+  const auto path = write("alpha_m = 2.5\nbeta_rad = 0.25\n");
+  const Params p = resolve(&path, {"alpha_m=7", " gamma = 1 "});
+  EXPECT_EQ(p.get("alpha_m"), 7.0);
+  EXPECT_EQ(p.entries()[0].origin, "cli");
+  EXPECT_EQ(p.get("beta_rad"), 0.25);
+  EXPECT_EQ(p.entries()[1].origin, path.string());
+  EXPECT_EQ(p.get("gamma"), 1.0);
+}
+
+TEST_F(ParamsTest, RangeBoundsAreInclusive) {
+  const Params p = resolve(nullptr, {"alpha_m=0", "beta_rad=1"});
+  EXPECT_EQ(p.get("alpha_m"), 0.0);
+  EXPECT_EQ(p.get("beta_rad"), 1.0);
+}
+
+TEST_F(ParamsTest, UnknownKeyInFileNamesFileLineBackendAndKnownKeys) {
+  const auto path = write("alpha_m = 1\n# x\nfoo = 3\n");
+  EXPECT_EQ(error_of([&] { resolve(&path); }),
+            path.string() +
+                ":3: unknown parameter 'foo' for backend testbackend; known: alpha_m, beta_rad, gamma");
+}
+
+TEST_F(ParamsTest, UnknownKeyOnCli) {
+  const std::string msg = error_of([&] { resolve(nullptr, {"wheel=1"}); });
+  EXPECT_THAT(msg, HasSubstr("command-line override 'wheel=1'"));
+  EXPECT_THAT(msg, HasSubstr("unknown parameter 'wheel' for backend testbackend; known: alpha_m"));
+}
+
+TEST_F(ParamsTest, OutOfRangeNamesKeyValueRangeAndUnit) {
+  const auto path = write("\nbeta_rad = 1.5\n");
+  EXPECT_EQ(error_of([&] { resolve(&path); }),
+            path.string() + ":2: parameter 'beta_rad' = 1.5 rad is outside [-1, 1] rad");
+  EXPECT_THAT(error_of([&] { resolve(nullptr, {"alpha_m=-0.001"}); }),
+              HasSubstr("parameter 'alpha_m' = -0.001 m is outside [0, 10] m"));
+}
+
+TEST_F(ParamsTest, BadNumbersAreRejected) {
+  for (const std::string bad : {"abc", "1.5x", "nan", "inf", "", "1,5", "0x10", "1 2"}) {
+    const std::string msg = error_of([&] { resolve(nullptr, {"gamma=" + bad}); });
+    EXPECT_THAT(msg, HasSubstr("parameter 'gamma' = '" + bad + "' is not a finite number")) << bad;
+    EXPECT_THAT(msg, HasSubstr("[1, 5] 1")) << bad;
+  }
+  const auto path = write("alpha_m = 2 m\n");
+  EXPECT_THAT(error_of([&] { resolve(&path); }),
+              HasSubstr(path.string() + ":1: parameter 'alpha_m' = '2 m' is not a finite number"));
+}
+
+TEST_F(ParamsTest, DuplicateKeyInFileNamesBothLines) {
+  const auto path = write("alpha_m = 1\nbeta_rad = 0\nalpha_m = 2\n");
+  EXPECT_EQ(error_of([&] { resolve(&path); }),
+            path.string() + ":3: parameter 'alpha_m' given twice (first at " + path.string() + ":1)");
+}
+
+TEST_F(ParamsTest, DuplicateKeyOnCliIsAnError) {
+  EXPECT_THAT(error_of([&] { resolve(nullptr, {"gamma=2", "gamma=3"}); }),
+              HasSubstr("given twice on the command line"));
+}
+
+TEST_F(ParamsTest, MalformedLines) {
+  const auto path = write("alpha_m 2\n");
+  EXPECT_EQ(error_of([&] { resolve(&path); }),
+            path.string() + ":1: expected 'key = value', got 'alpha_m 2'");
+  const auto path2 = write(" = 2\n");
+  EXPECT_THAT(error_of([&] { resolve(&path2); }), HasSubstr(":1: expected 'key = value'"));
+  EXPECT_THAT(error_of([&] { resolve(nullptr, {"gamma"}); }), HasSubstr("expected key=value"));
+}
+
+TEST_F(ParamsTest, MissingAndOversizedFiles) {
+  const auto missing = dir_ / "nope.txt";
+  EXPECT_THAT(error_of([&] { resolve(&missing); }),
+              HasSubstr("cannot read parameter file '" + missing.string() + "'"));
+  const auto big = write(std::string(kMaxParamFileBytes + 1, '#'));
+  EXPECT_THAT(error_of([&] { resolve(&big); }), HasSubstr("the limit is"));
+}
+
+TEST_F(ParamsTest, GetUndeclaredThrowsOutOfRangeNamingKey) {
+  const Params p = resolve(nullptr);
+  try {
+    (void)p.get("delta");
+    FAIL() << "no exception";
+  } catch (const std::out_of_range& e) {
+    EXPECT_THAT(std::string(e.what()), HasSubstr("'delta'"));
+  }
+}
+
+TEST_F(ParamsTest, ParamErrorIsBadInputForTheProcess) {
+  try {
+    resolve(nullptr, {"gamma=9"});
+    FAIL() << "no exception";
+  } catch (const util::BadInputError& e) {  // what main() sees: exit code 2
+    EXPECT_EQ(e.exit_code(), util::kExitBadInput);
+    EXPECT_NE(dynamic_cast<const ParamError*>(&e), nullptr);
+    EXPECT_THAT(std::string(e.what()), HasSubstr("parameter 'gamma' = 9 1 is outside [1, 5] 1"));
+  }
+}
+
+TEST(ConcatParamSpecs, KeepsEveryPartInOrder) {
+  const std::vector<ParamSpec> a{{"a1", 1.0, 0.0, 2.0, "m", "first of a", "test"},
+                                 {"a2", 0.0, -1.0, 1.0, "rad", "second of a", "test"}};
+  const std::vector<ParamSpec> b{{"b1", 3.0, 1.0, 5.0, "1", "only b", "test"}};
+  const std::vector<ParamSpec> joined = concat_param_specs({a, {}, b, a});
+  ASSERT_EQ(joined.size(), 5u);
+  const std::vector<const ParamSpec*> expected{&a[0], &a[1], &b[0], &a[0], &a[1]};
+  for (std::size_t i = 0; i < joined.size(); ++i) {
+    EXPECT_EQ(joined[i].key, expected[i]->key) << i;
+    EXPECT_EQ(joined[i].default_value, expected[i]->default_value) << i;
+    EXPECT_EQ(joined[i].doc, expected[i]->doc) << i;
+  }
+  // Joining a part twice gives duplicate keys, which resolve() refuses.
+  EXPECT_THROW(Params::resolve("b", joined, nullptr, {}), std::logic_error);
+}
+
+TEST_F(ParamsTest, InconsistentSpecsAreLogicErrors) {
+  const std::vector<ParamSpec> out_of_range{{"a", 5.0, 0.0, 1.0, "m", "", ""}};
+  EXPECT_THROW(Params::resolve("b", out_of_range, nullptr, {}), std::logic_error);
+  const std::vector<ParamSpec> duplicate{{"a", 0.5, 0.0, 1.0, "m", "", ""},
+                                         {"a", 0.5, 0.0, 1.0, "m", "", ""}};
+  EXPECT_THROW(Params::resolve("b", duplicate, nullptr, {}), std::logic_error);
+}
+
+}  // namespace
+}  // namespace cosim::dynamics
