@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "process.hpp"
+#include "cosim/test/process.hpp"
 
 namespace cosim::test {
 

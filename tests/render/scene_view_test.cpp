@@ -20,7 +20,7 @@
 #include "cosim/util/errors.hpp"
 #include "cosim/visual/vtk/pose.hpp"
 #include "cosim/visual/vtk/scene_view.hpp"
-#include "process.hpp"
+#include "cosim/test/process.hpp"
 #include "render_paths.hpp"
 
 namespace cosim::test {

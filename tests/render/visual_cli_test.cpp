@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "cosim/visual/vtk/image_compare.hpp"
+#include "image_compare.hpp"
 #include "render_paths.hpp"
 
 namespace cosim::test {

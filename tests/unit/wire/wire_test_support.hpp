@@ -24,22 +24,12 @@
 #include <utility>
 #include <vector>
 
+#include "cosim/test/allocation_probe.hpp"
+
 namespace cosim::wire::test {
 
-// ---- allocation probe (operator new is replaced in alloc_counter.cpp) ----
-
-/// Counts operator new calls made by the current thread while alive.
-class AllocationProbe {
- public:
-  AllocationProbe();
-  ~AllocationProbe();
-  AllocationProbe(const AllocationProbe&) = delete;
-  AllocationProbe& operator=(const AllocationProbe&) = delete;
-  /// Allocations so far in this scope.
-  std::size_t count() const;
-  /// Largest single allocation so far in this scope [bytes].
-  std::size_t largest() const;
-};
+// The allocation probe is shared by every test binary (tests/support).
+using ::cosim::test::AllocationProbe;
 
 // ---- canonical envelopes ----
 

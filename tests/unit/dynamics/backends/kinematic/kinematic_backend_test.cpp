@@ -13,7 +13,7 @@
 #include <Eigen/LU>
 #include <gtest/gtest.h>
 
-#include "allocation_counter.hpp"
+#include "cosim/test/allocation_probe.hpp"
 #include "quadrature.hpp"
 
 namespace cosim::dynamics {
@@ -477,9 +477,9 @@ TEST(KinematicBackend, ParametersReachTheModel) {
 TEST(KinematicBackend, AdvanceDoesNotAllocate) {
   auto b = make_default();
   b->advance_to(0.05);
-  const std::size_t before = test::allocation_count();
+  const ::cosim::test::AllocationProbe probe;
   for (int k = 2; k <= 200; ++k) b->advance_to(k * 0.05);
-  EXPECT_EQ(test::allocation_count(), before);
+  EXPECT_EQ(probe.count(), 0u);
 }
 
 }  // namespace

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "allocation_counter.hpp"
+#include "cosim/test/allocation_probe.hpp"
 
 namespace cosim::dynamics {
 namespace {
@@ -258,10 +258,10 @@ TEST(RobotinoBackend, AdvancingDoesNotAllocate) {
   for (const char* restart : {"solver_restart_at_switch=0", "solver_restart_at_switch=1"}) {
     auto b = make({restart});
     b->advance_to(0.02);
-    const std::size_t before = test::allocation_count();
+    const ::cosim::test::AllocationProbe probe;
     for (int k = 2; k <= 1000; ++k) b->advance_to(k * 0.02);  // ~370 switches
     b->advance_to(20.0 + 1e-9);
-    EXPECT_EQ(test::allocation_count(), before) << restart;
+    EXPECT_EQ(probe.count(), 0u) << restart;
   }
 }
 

@@ -1,4 +1,4 @@
-#include "process.hpp"
+#include "cosim/test/process.hpp"
 
 #include <fcntl.h>
 #include <signal.h>

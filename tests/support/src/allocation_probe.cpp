@@ -1,7 +1,7 @@
 // Replaces the global operator new/delete of the test binary to count allocations per
 // thread, so tests can assert "no allocation once warm" and "never allocates the claimed size".
 
-#include "wire_test_support.hpp"
+#include "cosim/test/allocation_probe.hpp"
 
 #include <cstdlib>
 #include <new>
@@ -35,14 +35,14 @@ void* checked_aligned(std::size_t n, std::align_val_t a) {
 
 }  // namespace
 
-namespace cosim::wire::test {
+namespace cosim::test {
 AllocationProbe::AllocationProbe() {
   if (t_depth++ == 0) t_count = t_largest = 0;
 }
 AllocationProbe::~AllocationProbe() { --t_depth; }
 std::size_t AllocationProbe::count() const { return t_count; }
 std::size_t AllocationProbe::largest() const { return t_largest; }
-}  // namespace cosim::wire::test
+}  // namespace cosim::test
 
 void* operator new(std::size_t n) { return checked_malloc(n); }
 void* operator new[](std::size_t n) { return checked_malloc(n); }

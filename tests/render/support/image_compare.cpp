@@ -1,4 +1,4 @@
-#include "cosim/visual/vtk/image_compare.hpp"
+#include "image_compare.hpp"
 
 #include <stdexcept>
 #include <string>
