@@ -7,6 +7,7 @@
 #include <fstream>
 #include <optional>
 
+#include "cosim/test/run_json.hpp"
 #include "harness.hpp"
 
 namespace cosim::test {
@@ -63,7 +64,7 @@ TEST_F(CliTest, ChannelNoneWritesTheRunFolderAlone) {
   ASSERT_EQ(finish(*p, "cosim-dynamics", 30), 0) << p->err();
   EXPECT_EQ(read_csv(run_dir() / "dynamics.csv").rows.size(), 501u);
   EXPECT_TRUE(read_csv(run_dir() / "probes.csv").rows.empty());
-  EXPECT_TRUE(contains(read_file(run_dir() / "run.json"), "\"status\": \"ok\""));
+  EXPECT_EQ(read_run_json(run_dir()).get<std::string>("status"), "ok");
 }
 
 TEST_F(CliTest, RefusesARunFolderThatHoldsARun) {
@@ -145,7 +146,7 @@ TEST_F(CliTest, WithoutSceneTheRecorderTakesTheModelsSceneAfterTheHello) {
   EXPECT_TRUE(contains(recorder->err(), (empty_root / "robotino").string())) << recorder->err();
   EXPECT_TRUE(contains(recorder->err(), "no scene folder 'robotino'")) << recorder->err();
   EXPECT_NE(finish(*dynamics, "cosim-dynamics", 30), 0);
-  EXPECT_TRUE(contains(read_file(run_dir() / "run.json"), "no scene folder 'robotino'"));
+  EXPECT_TRUE(contains(read_run_json(run_dir()).get<std::string>("error"), "no scene folder 'robotino'"));
 }
 
 TEST_F(CliTest, RecorderWithoutDynamicsTimesOut) {

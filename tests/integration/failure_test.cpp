@@ -11,6 +11,7 @@
 #include "cosim/wire/fifo_channel.hpp"
 #include "cosim/wire/framing.hpp"
 #include "cosim/wire/message_stream.hpp"
+#include "cosim/test/run_json.hpp"
 #include "harness.hpp"
 
 namespace cosim::test {
@@ -102,7 +103,7 @@ TEST_F(LoopTest, RecorderKilledMidRunEndsDynamicsCleanly) {
   const Csv probes = read_csv(run_dir() / "probes.csv");  // throws on a torn row
   EXPECT_GT(probes.rows.size(), 10u);
   EXPECT_LT(probes.rows.size(), 1000u);
-  EXPECT_TRUE(contains(read_file(run_dir() / "run.json"), "\"status\": \"failed\""));
+  EXPECT_EQ(read_run_json(run_dir()).get<std::string>("status"), "failed");
   expect_fifos_removed(fifo_dir());
 }
 
@@ -125,7 +126,7 @@ TEST_F(LoopTest, SigtermStopsDynamicsCleanlyAndTellsTheRecorder) {
   EXPECT_EQ(finish(*dynamics, "cosim-dynamics"), 130) << dynamics->err();
   EXPECT_EQ(finish(*recorder, "cosim-recorder"), 3) << recorder->err();
   EXPECT_TRUE(contains(recorder->err(), "interrupted")) << recorder->err();
-  EXPECT_TRUE(contains(read_file(run_dir() / "run.json"), "\"status\": \"interrupted\""));
+  EXPECT_EQ(read_run_json(run_dir()).get<std::string>("status"), "interrupted");
   expect_fifos_removed(fifo_dir());
 }
 

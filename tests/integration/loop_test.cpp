@@ -7,6 +7,7 @@
 #include <numbers>
 
 #include "cosim/wire/cosimlog.hpp"
+#include "cosim/test/run_json.hpp"
 #include "harness.hpp"
 
 namespace cosim::test {
@@ -63,10 +64,10 @@ TEST_F(LoopTest, LockstepRoseRunMatchesDynamicModelAndRose) {
   EXPECT_GE(dynamics_csv.column("Robotino/Wheel_3/roller6_rad"), 0);
 
   // run.json tells what ran and how it ended.
-  const std::string run_json = read_file(run_dir() / "run.json");
-  EXPECT_NE(run_json.find("\"status\": \"ok\""), std::string::npos) << run_json;
-  EXPECT_NE(run_json.find("\"reports_received\": 1000"), std::string::npos) << run_json;
-  EXPECT_NE(run_json.find("\"mode\": \"lockstep\""), std::string::npos);
+  const auto json = read_run_json(run_dir());
+  EXPECT_EQ(json.get<std::string>("status"), "ok");
+  EXPECT_EQ(json.get<int>("summary.reports_received"), 1000);
+  EXPECT_EQ(json.get<std::string>("mode"), "lockstep");
 
   // What the recorder received is, byte for byte, what the dynamics sent.
   wire::CosimLogReader sent(run_dir() / "frames.cosimlog");
@@ -103,7 +104,7 @@ TEST_F(LoopTest, RobotinoDynamicsDrivesTheVirtualModelAlongTheRose) {
   auto recorder = start_recorder({});
   ASSERT_EQ(finish(*recorder, "cosim-recorder"), 0) << recorder->err();
   ASSERT_EQ(finish(*dynamics, "cosim-dynamics"), 0) << dynamics->err();
-  EXPECT_NE(read_file(run_dir() / "run.json").find("\"backend\": \"robotino\""), std::string::npos);
+  EXPECT_EQ(read_run_json(run_dir()).get<std::string>("backend"), "robotino");
   const Csv probes = read_csv(run_dir() / "probes.csv");
   ASSERT_EQ(probes.rows.size(), 1000u);
   const std::string p = "Robotino/chassis_bottom/";
@@ -140,14 +141,10 @@ TEST_F(LoopTest, FreeModeAccountsForEveryFrame) {
     }
   }
   // Every frame was either reported or skipped by the visual side.
-  const std::string run_json = read_file(run_dir() / "run.json");
-  const auto field = [&](const std::string& key) {
-    const auto at = run_json.find("\"" + key + "\": ");
-    EXPECT_NE(at, std::string::npos) << key;
-    return std::stod(run_json.substr(at + key.size() + 4));
-  };
+  const auto json = read_run_json(run_dir());
+  const auto field = [&](const std::string& key) { return json.get<double>("summary." + key); };
   EXPECT_EQ(field("frames_sent"), 1000.0);
-  EXPECT_EQ(field("reports_received") + field("frames_skipped_by_visual"), 1000.0) << run_json;
+  EXPECT_EQ(field("reports_received") + field("frames_skipped_by_visual"), 1000.0);
   EXPECT_EQ(field("reports_received"), static_cast<double>(probes.rows.size()));
   EXPECT_LE(skipped.back(), field("frames_skipped_by_visual"));
 }

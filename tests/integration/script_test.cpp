@@ -5,6 +5,7 @@
 
 #include <thread>
 
+#include "cosim/test/run_json.hpp"
 #include "harness.hpp"
 
 namespace cosim::test {
@@ -45,7 +46,7 @@ TEST_F(ScriptTest, CtrlCStopsBothAndCleansUp) {
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   script.kill(SIGINT);
   EXPECT_EQ(finish(script, "cosim.sh", 30), 130) << script.err();
-  EXPECT_NE(read_file(run_dir() / "run.json").find("\"status\": \"interrupted\""), std::string::npos);
+  EXPECT_EQ(read_run_json(run_dir()).get<std::string>("status"), "interrupted");
   EXPECT_FALSE(channel_folders_left());
 }
 
@@ -55,7 +56,7 @@ TEST_F(ScriptTest, UsesTheChannelItIsGiven) {
                            run_dir().string()},
                  tmp_.path() / "script");
   ASSERT_EQ(finish(script, "cosim.sh", 120), 0) << script.err();
-  EXPECT_NE(read_file(run_dir() / "run.json").find("\"channel\": \"fifo:" + fifo.string() + "\""), std::string::npos);
+  EXPECT_EQ(read_run_json(run_dir()).get<std::string>("channel"), "fifo:" + fifo.string());
   EXPECT_FALSE(std::filesystem::exists(fifo / "d2v"));
 }
 

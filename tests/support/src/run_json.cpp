@@ -1,0 +1,13 @@
+#include "cosim/test/run_json.hpp"
+
+#include <boost/property_tree/json_parser.hpp>
+
+namespace cosim::test {
+
+boost::property_tree::ptree read_run_json(const std::filesystem::path& run_dir) {
+  boost::property_tree::ptree tree;
+  boost::property_tree::read_json((run_dir / "run.json").string(), tree);
+  return tree;
+}
+
+}  // namespace cosim::test
