@@ -9,7 +9,7 @@
 #include "cosim/util/cli.hpp"
 
 #include "cosim/util/exit_codes.hpp"
-#include "run_report.hpp"
+#include "cosim/report/run_report.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"cosim-report: writes report.md and plots/*.png (drawn by gnuplot) into a run folder of "

@@ -1,4 +1,4 @@
-#include "run_report.hpp"
+#include "cosim/report/run_report.hpp"
 
 #include <fcntl.h>
 #include <sys/wait.h>

@@ -1,0 +1,152 @@
+// cosim-report's reading of a run folder, cross-checked against the dynamics' own figures:
+// the folder is written by the real RunRecord, the delays by the real ProbeComparator, and
+// the report must find the same order statistics from the CSVs alone.
+#include "cosim/report/run_report.hpp"
+
+#include <stdlib.h>
+
+#include <cmath>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "cosim/dynamics/probe_comparator.hpp"
+#include "cosim/dynamics/run_record.hpp"
+#include "cosim/util/json_writer.hpp"
+
+namespace cosim::report {
+namespace {
+
+namespace fs = std::filesystem;
+
+class RunReportTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (fs::temp_directory_path() / "cosim-report-XXXXXX").string();
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    root_ = tmpl;
+    folder_ = dynamics::create_run_folder(root_ / "run");
+  }
+  void TearDown() override { fs::remove_all(root_); }
+
+  /// A run of 40 frames with 2 probes: a report every 4th frame, delayed by 1, 2, 3, 0, ... frames, the
+  /// virtual probes off by seq * 1e-6 m; the pose deviates from its reference by 0.5 m at
+  /// t = 1 s (in the transient the report leaves out) and by 0.002 m at t = 7 s.
+  void write_run() {
+    const std::vector<std::string> joints{"M/x_m", "M/y_m", "M/phi_rad"};
+    const std::vector<std::string> probes{"M/p1", "M/p2"};
+    const std::vector<std::string> outputs{"x_ref_m", "y_ref_m", "phi_ref_rad"};
+    dynamics::RunRecord record(folder_, joints, probes, outputs);
+    for (int n = 0; n <= 20; ++n) {
+      const double t = 0.5 * n;
+      const double x = t + (t == 1.0 ? 0.5 : t == 7.0 ? 0.002 : 0.0);
+      const double q[] = {x, 2 * t, 0.1 * t};
+      const double ref[] = {t, 2 * t, 0.1 * t};
+      const Eigen::Vector3d p[] = {{x, 0, 0}, {0, x, 0}};
+      record.write_state(t, q, p, ref);
+    }
+    dynamics::ProbeComparator comparator(2, 40);
+    std::uint64_t reported = 0;
+    for (std::uint64_t k = 1; k <= 40; ++k) {
+      const double t = 0.05 * static_cast<double>(k);
+      const Eigen::Vector3d p[] = {{t, 0, 0}, {0, t, 0}};
+      comparator.record_sent(k, t, static_cast<std::int64_t>(k) * 1'000'000, p);
+      // Every 4th frame brings the report of a frame 0..3 frames older (cycling).
+      const std::uint64_t due = k - (k / 4) % 4;
+      if (k % 4 == 0 && due > reported) {
+        v1::ProbeReport report;
+        report.set_frame_seq(due);
+        const double td = 0.05 * static_cast<double>(due);
+        for (const double c : {td + 1e-6 * due, 0.0, 0.0, 0.0, td, 0.0}) report.add_positions_m(c);
+        record.write_comparison(comparator.compare(report, static_cast<std::int64_t>(k) * 1'000'000 + 250'000));
+        reported = due;
+      }
+    }
+    record.flush();
+    expected_ = comparator.summary();
+
+    util::JsonWriter json;
+    json.field("run_id", "test-run").field("status", "ok").field("backend", "kinematic").field("mode", "free");
+    json.field("scene", "scenes/m").field("fps", 20.0);
+    json.field("joint_names", std::span<const std::string>(std::vector<std::string>{"M/x", "M/y", "M/phi"}));
+    json.field("probe_names", std::span<const std::string>(probes));
+    json.begin_object("summary").field("frames_sent", std::uint64_t{40}).field("frames_skipped_by_visual", std::uint64_t{0})
+        .field("overruns", std::uint64_t{0}).end_object();
+    json.write_file(folder_.run_json());
+  }
+
+  fs::path root_;
+  dynamics::RunFolder folder_;
+  dynamics::ComparisonSummary expected_;
+};
+
+TEST_F(RunReportTest, FindsTheDynamicsFiguresFromTheFilesAlone) {
+  write_run();
+  const RunFacts f = read_run(folder_.dir);
+  EXPECT_EQ(f.run_id, "test-run");
+  EXPECT_EQ(f.frames_sent, 40u);
+  EXPECT_EQ(f.reports, expected_.reports);
+  ASSERT_EQ(f.probes.size(), 2u);
+  // Same numbers through a CSV round trip (17 significant digits: exact for doubles).
+  for (const auto& [report, dynamics] : {std::pair{f.delay_frames, expected_.delay_frames},
+                                         std::pair{f.rtt_us, expected_.rtt_us},
+                                         std::pair{f.diff_same_time_m, expected_.diff_same_time_m},
+                                         std::pair{f.diff_at_arrival_m, expected_.diff_at_arrival_m}}) {
+    EXPECT_EQ(report.count, dynamics.count);
+    EXPECT_DOUBLE_EQ(report.p50, dynamics.p50);
+    EXPECT_DOUBLE_EQ(report.p99, dynamics.p99);
+    EXPECT_DOUBLE_EQ(report.max, dynamics.max);
+  }
+  EXPECT_EQ(f.delay_frames.max, 3.0);
+  EXPECT_DOUBLE_EQ(f.rtt_us.max, 3250.0);  // reported 3 frames (3 ms) late, plus 250 us
+}
+
+TEST_F(RunReportTest, DeviationFromTheReferenceLeavesOutTheTransient) {
+  write_run();
+  const RunFacts f = read_run(folder_.dir);
+  ASSERT_TRUE(f.has_reference);
+  EXPECT_EQ(f.reference_rows, 11u);  // t = 5.0 .. 10.0 s every 0.5 s
+  EXPECT_NEAR(f.max_dev_x_m, 0.002, 1e-12);  // not the 0.5 m at t = 1 s
+  EXPECT_EQ(f.max_dev_y_m, 0.0);
+}
+
+TEST_F(RunReportTest, WritesThePlotsAndTheReport) {
+  write_run();
+  const auto pngs = write_report(folder_.dir, read_run(folder_.dir), 640, 480);
+  ASSERT_FALSE(pngs.empty());
+  for (const auto& png : pngs) {
+    ASSERT_TRUE(fs::exists(png)) << png;
+    std::ifstream in(png, std::ios::binary);
+    char magic[4] = {};
+    in.read(magic, 4);
+    EXPECT_EQ(std::string(magic + 1, 3), "PNG") << png;
+  }
+}
+
+TEST_F(RunReportTest, ABrokenRunJsonIsNamedWithItsLine) {
+  write_run();
+  std::ofstream(folder_.run_json()) << "{\n  \"run_id\": \"x\",\n  oops\n}\n";
+  try {
+    (void)read_run(folder_.dir);
+    FAIL() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(folder_.run_json().string() + ":3"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(RunReportTest, AMissingTableIsNamed) {
+  write_run();
+  fs::remove(folder_.probes_csv());
+  try {
+    (void)read_run(folder_.dir);
+    FAIL() << "no exception";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("probes.csv"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace cosim::report
