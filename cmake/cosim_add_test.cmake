@@ -1,0 +1,27 @@
+# cosim_add_test(<executable> LABEL <unit|integration|render> SOURCES <file>...
+#                [LINKS <target>...] [DEFINES <NAME=value>...] [DEPENDS <program>...] [TIMEOUT <s>])
+# One GoogleTest executable (gtest_main and gmock linked), its tests discovered into CTest,
+# each carrying LABEL (required: `ctest -L unit` must see every unit test). DEPENDS names
+# the programs an integration suite starts, so they are built first.
+function(cosim_add_test name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "LABEL;TIMEOUT" "SOURCES;LINKS;DEFINES;DEPENDS")
+  if(NOT arg_LABEL OR NOT arg_SOURCES)
+    message(FATAL_ERROR "cosim_add_test(${name}): LABEL and SOURCES are required")
+  endif()
+  if(arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "cosim_add_test(${name}): unknown arguments ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  add_executable(${name} ${arg_SOURCES})
+  target_link_libraries(${name} PRIVATE ${arg_LINKS} GTest::gmock GTest::gtest_main)
+  if(arg_DEFINES)
+    target_compile_definitions(${name} PRIVATE ${arg_DEFINES})
+  endif()
+  if(arg_DEPENDS)
+    add_dependencies(${name} ${arg_DEPENDS})
+  endif()
+  set(properties LABELS ${arg_LABEL})
+  if(arg_TIMEOUT)
+    list(APPEND properties TIMEOUT ${arg_TIMEOUT})
+  endif()
+  gtest_discover_tests(${name} PROPERTIES ${properties})
+endfunction()
