@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "cosim/test/run_json.hpp"
+#include "cosim/util/exit_codes.hpp"
 #include "harness.hpp"
 
 namespace cosim::test {
@@ -35,7 +36,7 @@ TEST_F(CliTest, HelpAndVersionExitZero) {
 
 TEST_F(CliTest, UnknownBackendListsValidOnes) {
   auto p = run("cosim-dynamics", {"--backend", "warp", "--channel", "none", "--out", run_dir().string()});
-  EXPECT_EQ(finish(*p, "cosim-dynamics", 10), 2);
+  EXPECT_EQ(finish(*p, "cosim-dynamics", 10), util::kExitBadInput);
   EXPECT_TRUE(contains(p->err(), "warp")) << p->err();
   EXPECT_TRUE(contains(p->err(), "kinematic")) << p->err();
 }
@@ -53,7 +54,7 @@ TEST_F(CliTest, BadOptionsExitTwo) {
     args.push_back("--out");
     args.push_back(out.string());
     auto p = run("cosim-dynamics", args);
-    EXPECT_EQ(finish(*p, "cosim-dynamics", 10), 2) << args[0] << ": " << p->err();
+    EXPECT_EQ(finish(*p, "cosim-dynamics", 10), util::kExitBadInput) << args[0] << ": " << p->err();
     EXPECT_FALSE(p->err().empty());
     EXPECT_FALSE(std::filesystem::exists(out)) << "bad input must not leave a run folder behind";
   }
@@ -71,7 +72,7 @@ TEST_F(CliTest, RefusesARunFolderThatHoldsARun) {
   auto first = run("cosim-dynamics", {"--channel", "none", "--duration", "1", "--out", run_dir().string()});
   ASSERT_EQ(finish(*first, "cosim-dynamics", 30), 0) << first->err();
   auto second = run("cosim-dynamics", {"--channel", "none", "--duration", "1", "--out", run_dir().string()});
-  EXPECT_EQ(finish(*second, "cosim-dynamics", 30), 2);
+  EXPECT_EQ(finish(*second, "cosim-dynamics", 30), util::kExitBadInput);
   EXPECT_TRUE(contains(second->err(), "already holds a run")) << second->err();
 }
 
@@ -88,10 +89,10 @@ TEST_F(CliTest, BadSceneGivesFileAndLineFromBothSides) {
   std::ofstream(robot) << xml;
   const std::string where = "Robotino.xml:" + std::to_string(line);
   auto recorder = run("cosim-recorder", {"--scene", scene.string(), "--channel", channel()});
-  EXPECT_EQ(finish(*recorder, "cosim-recorder", 10), 2);
+  EXPECT_EQ(finish(*recorder, "cosim-recorder", 10), util::kExitBadInput);
   EXPECT_TRUE(contains(recorder->err(), where)) << recorder->err();
   auto dynamics = run("cosim-dynamics", {"--scene", scene.string(), "--channel", "none", "--out", run_dir().string()});
-  EXPECT_EQ(finish(*dynamics, "cosim-dynamics", 10), 2);
+  EXPECT_EQ(finish(*dynamics, "cosim-dynamics", 10), util::kExitBadInput);
   EXPECT_TRUE(contains(dynamics->err(), where)) << dynamics->err();
 }
 
@@ -127,7 +128,7 @@ TEST_F(CliTest, WithoutSceneTheDynamicsTakesItsBackendsSceneUnderCOSIM_SCENES_DI
   std::ofstream(robot) << xml;
   ScopedEnv env("COSIM_SCENES_DIR", root.string());
   auto dynamics = run("cosim-dynamics", {"--channel", "none", "--duration", "1", "--out", run_dir().string()});
-  EXPECT_EQ(finish(*dynamics, "cosim-dynamics", 10), 2);
+  EXPECT_EQ(finish(*dynamics, "cosim-dynamics", 10), util::kExitBadInput);
   EXPECT_TRUE(contains(dynamics->err(), robot.string() + ":")) << dynamics->err();
 }
 
@@ -142,7 +143,7 @@ TEST_F(CliTest, WithoutSceneTheRecorderTakesTheModelsSceneAfterTheHello) {
     ScopedEnv env("COSIM_SCENES_DIR", empty_root.string());
     recorder = start_recorder({});
   }
-  EXPECT_EQ(finish(*recorder, "cosim-recorder", 30), 2);
+  EXPECT_EQ(finish(*recorder, "cosim-recorder", 30), util::kExitBadInput);
   EXPECT_TRUE(contains(recorder->err(), (empty_root / "robotino").string())) << recorder->err();
   EXPECT_TRUE(contains(recorder->err(), "no scene folder 'robotino'")) << recorder->err();
   EXPECT_NE(finish(*dynamics, "cosim-dynamics", 30), 0);
@@ -151,7 +152,7 @@ TEST_F(CliTest, WithoutSceneTheRecorderTakesTheModelsSceneAfterTheHello) {
 
 TEST_F(CliTest, RecorderWithoutDynamicsTimesOut) {
   auto recorder = run("cosim-recorder", {"--channel", channel(), "--open-timeout", "0.5"});
-  EXPECT_EQ(finish(*recorder, "cosim-recorder", 10), 3);
+  EXPECT_EQ(finish(*recorder, "cosim-recorder", 10), util::kExitPeerFailure);
   EXPECT_TRUE(contains(recorder->err(), fifo_dir().string())) << recorder->err();
 }
 

@@ -12,6 +12,7 @@
 #include "cosim/wire/framing.hpp"
 #include "cosim/wire/message_stream.hpp"
 #include "cosim/test/run_json.hpp"
+#include "cosim/util/exit_codes.hpp"
 #include "harness.hpp"
 
 namespace cosim::test {
@@ -37,8 +38,8 @@ void expect_fifos_removed(const std::filesystem::path& dir) {
 TEST_F(LoopTest, DynamicsWithAnotherMajorVersionStopsBothSides) {
   auto dynamics = start_dynamics({"--duration", "2", "--protocol-major", "2"});
   auto recorder = start_recorder({});
-  EXPECT_EQ(finish(*recorder, "cosim-recorder"), 4) << recorder->err();
-  EXPECT_EQ(finish(*dynamics, "cosim-dynamics"), 4) << dynamics->err();
+  EXPECT_EQ(finish(*recorder, "cosim-recorder"), util::kExitVersionMismatch) << recorder->err();
+  EXPECT_EQ(finish(*dynamics, "cosim-dynamics"), util::kExitVersionMismatch) << dynamics->err();
   for (const std::string& err : {recorder->err(), dynamics->err()}) {
     EXPECT_TRUE(contains(err, "2.1")) << err;
     EXPECT_TRUE(contains(err, "1.1")) << err;
@@ -50,8 +51,8 @@ TEST_F(LoopTest, DynamicsWithAnotherMajorVersionStopsBothSides) {
 TEST_F(LoopTest, RecorderWithAnotherMajorVersionStopsBothSides) {
   auto dynamics = start_dynamics({"--duration", "2"});
   auto recorder = start_recorder({"--protocol-major", "3"});
-  EXPECT_EQ(finish(*recorder, "cosim-recorder"), 4) << recorder->err();
-  EXPECT_EQ(finish(*dynamics, "cosim-dynamics"), 4) << dynamics->err();
+  EXPECT_EQ(finish(*recorder, "cosim-recorder"), util::kExitVersionMismatch) << recorder->err();
+  EXPECT_EQ(finish(*dynamics, "cosim-dynamics"), util::kExitVersionMismatch) << dynamics->err();
   for (const std::string& err : {recorder->err(), dynamics->err()}) {
     EXPECT_TRUE(contains(err, "3.1")) << err;
     EXPECT_TRUE(contains(err, "1.1")) << err;
@@ -72,8 +73,8 @@ TEST_F(LoopTest, JointNameMismatchNamesTheJoints) {
 
   auto dynamics = start_dynamics({"--duration", "2"});
   auto recorder = start_recorder({"--scene", scene.string()});
-  EXPECT_EQ(finish(*recorder, "cosim-recorder"), 2) << recorder->err();
-  EXPECT_EQ(finish(*dynamics, "cosim-dynamics"), 2) << dynamics->err();
+  EXPECT_EQ(finish(*recorder, "cosim-recorder"), util::kExitBadInput) << recorder->err();
+  EXPECT_EQ(finish(*dynamics, "cosim-dynamics"), util::kExitBadInput) << dynamics->err();
   for (const std::string& err : {recorder->err(), dynamics->err()}) {
     EXPECT_TRUE(contains(err, "Robotino/Wheel_1/roller6")) << err;
     EXPECT_TRUE(contains(err, "Robotino/Wheel_3/roller6")) << err;
@@ -94,7 +95,7 @@ TEST_F(LoopTest, RecorderKilledMidRunEndsDynamicsCleanly) {
   }
   recorder->kill(SIGKILL);
   ASSERT_EQ(finish(*recorder, "cosim-recorder"), 128 + SIGKILL);
-  EXPECT_EQ(finish(*dynamics, "cosim-dynamics"), 3) << dynamics->err();
+  EXPECT_EQ(finish(*dynamics, "cosim-dynamics"), util::kExitPeerFailure) << dynamics->err();
   const std::string err = dynamics->err();
   EXPECT_TRUE(contains(err, "peer closed")) << err;
   EXPECT_TRUE(contains(err, "fifo:" + fifo_dir().string())) << err;
@@ -113,7 +114,7 @@ TEST_F(LoopTest, DynamicsKilledMidRunEndsRecorderCleanly) {
   std::this_thread::sleep_for(milliseconds(1500));
   dynamics->kill(SIGKILL);
   ASSERT_EQ(finish(*dynamics, "cosim-dynamics"), 128 + SIGKILL);
-  EXPECT_EQ(finish(*recorder, "cosim-recorder"), 3) << recorder->err();
+  EXPECT_EQ(finish(*recorder, "cosim-recorder"), util::kExitPeerFailure) << recorder->err();
   EXPECT_TRUE(contains(recorder->err(), "peer closed")) << recorder->err();
   EXPECT_TRUE(contains(last_line(read_file(run_dir() / "recorder.log")), "peer closed"));
 }
@@ -123,8 +124,8 @@ TEST_F(LoopTest, SigtermStopsDynamicsCleanlyAndTellsTheRecorder) {
   auto recorder = start_recorder({"--slow-ms", "5"});
   std::this_thread::sleep_for(milliseconds(1500));
   dynamics->kill(SIGTERM);
-  EXPECT_EQ(finish(*dynamics, "cosim-dynamics"), 130) << dynamics->err();
-  EXPECT_EQ(finish(*recorder, "cosim-recorder"), 3) << recorder->err();
+  EXPECT_EQ(finish(*dynamics, "cosim-dynamics"), util::kExitInterrupted) << dynamics->err();
+  EXPECT_EQ(finish(*recorder, "cosim-recorder"), util::kExitPeerFailure) << recorder->err();
   EXPECT_TRUE(contains(recorder->err(), "interrupted")) << recorder->err();
   EXPECT_EQ(read_run_json(run_dir()).get<std::string>("status"), "interrupted");
   expect_fifos_removed(fifo_dir());
@@ -176,7 +177,7 @@ TEST_F(FakeDynamicsTest, OversizedFrameIsRejectedWithoutAllocatingIt) {
   long rss = 0;
   std::string err;
   // Claims 4 GiB - 1: allocating (and zeroing) it would show in the peak RSS.
-  EXPECT_EQ(run_recorder_against(header("CSIM", 0xFFFFFFFFu), rss, err), 3);
+  EXPECT_EQ(run_recorder_against(header("CSIM", 0xFFFFFFFFu), rss, err), util::kExitPeerFailure);
   EXPECT_TRUE(contains(err, "frame")) << err;
   EXPECT_LT(rss, 200 * 1024) << "peak RSS " << rss << " KiB";
 }
@@ -184,7 +185,7 @@ TEST_F(FakeDynamicsTest, OversizedFrameIsRejectedWithoutAllocatingIt) {
 TEST_F(FakeDynamicsTest, WrongMagicIsRejected) {
   long rss = 0;
   std::string err;
-  EXPECT_EQ(run_recorder_against(header("XSIM", 16) + std::string(16, '\0'), rss, err), 3);
+  EXPECT_EQ(run_recorder_against(header("XSIM", 16) + std::string(16, '\0'), rss, err), util::kExitPeerFailure);
   EXPECT_TRUE(contains(err, "magic")) << err;
 }
 
@@ -193,7 +194,7 @@ TEST_F(FakeDynamicsTest, MalformedPayloadIsRejected) {
   std::string err;
   // Field 3 (Frame) as a length-delimited field claiming more bytes than there are.
   const std::string payload = "\x1a\x7f\x01\x02";
-  EXPECT_EQ(run_recorder_against(header("CSIM", static_cast<std::uint32_t>(payload.size())) + payload, rss, err), 3);
+  EXPECT_EQ(run_recorder_against(header("CSIM", static_cast<std::uint32_t>(payload.size())) + payload, rss, err), util::kExitPeerFailure);
   EXPECT_FALSE(err.empty());
 }
 
@@ -210,7 +211,7 @@ TEST_F(LoopTest, OversizedReportFromAFakeVisualEndsDynamicsCleanly) {
   const std::string raw = header("CSIM", 0x7FFFFFFFu);
   ASSERT_FALSE(channel->write_all(std::span<const std::byte>(reinterpret_cast<const std::byte*>(raw.data()), raw.size()),
                                   seconds(5)));
-  EXPECT_EQ(finish(*dynamics, "cosim-dynamics"), 3) << dynamics->err();
+  EXPECT_EQ(finish(*dynamics, "cosim-dynamics"), util::kExitPeerFailure) << dynamics->err();
   EXPECT_TRUE(contains(dynamics->err(), "frame")) << dynamics->err();
   EXPECT_LT(dynamics->max_rss_kib(), 200 * 1024);
   expect_fifos_removed(fifo_dir());

@@ -8,6 +8,7 @@
 
 #include "cosim/wire/cosimlog.hpp"
 #include "cosim/test/run_json.hpp"
+#include "cosim/util/exit_codes.hpp"
 #include "harness.hpp"
 
 namespace cosim::test {
@@ -168,7 +169,7 @@ TEST_F(LoopTest, ReplayOfARecordedRunReproducesItsProbes) {
   std::ofstream(damaged, std::ios::binary) << bytes;
   Process bad(kBinDir / "cosim-recorder", {"--replay", damaged.string(), "--as-fast-as-possible"},
               tmp_.path() / "bad");
-  EXPECT_EQ(finish(bad, "cosim-recorder --replay", 30), 2);
+  EXPECT_EQ(finish(bad, "cosim-recorder --replay", 30), util::kExitBadInput);
   EXPECT_NE(bad.err().find("damaged.cosimlog"), std::string::npos) << bad.err();
 }
 

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <regex>
 
+#include "cosim/util/exit_codes.hpp"
 #include "harness.hpp"
 
 namespace cosim::test {
@@ -75,7 +76,7 @@ TEST_F(LoopTest, ReportOfARealRunMatchesItsCsvs) {
 
 TEST_F(LoopTest, ReportOfAMissingRunFolderSaysWhat) {
   Process report(kBinDir / "cosim-report", {(tmp_.path() / "nope").string()}, tmp_.path() / "report");
-  EXPECT_EQ(finish(report, "cosim-report", 10), 2);
+  EXPECT_EQ(finish(report, "cosim-report", 10), util::kExitBadInput);
   EXPECT_NE(report.err().find("nope"), std::string::npos) << report.err();
 }
 

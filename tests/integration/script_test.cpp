@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "cosim/test/run_json.hpp"
+#include "cosim/util/exit_codes.hpp"
 #include "harness.hpp"
 
 namespace cosim::test {
@@ -45,7 +46,7 @@ TEST_F(ScriptTest, CtrlCStopsBothAndCleansUp) {
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   script.kill(SIGINT);
-  EXPECT_EQ(finish(script, "cosim.sh", 30), 130) << script.err();
+  EXPECT_EQ(finish(script, "cosim.sh", 30), util::kExitInterrupted) << script.err();
   EXPECT_EQ(read_run_json(run_dir()).get<std::string>("status"), "interrupted");
   EXPECT_FALSE(channel_folders_left());
 }
@@ -62,7 +63,7 @@ TEST_F(ScriptTest, UsesTheChannelItIsGiven) {
 
 TEST_F(ScriptTest, UnknownOptionIsUsageError) {
   Process script(kScript, {"--no-build", "--warp-speed"}, tmp_.path() / "script");
-  EXPECT_EQ(finish(script, "cosim.sh", 10), 2);
+  EXPECT_EQ(finish(script, "cosim.sh", 10), util::kExitBadInput);
   EXPECT_NE(script.err().find("--warp-speed"), std::string::npos) << script.err();
 }
 

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "cosim/util/exit_codes.hpp"
+
 #include "image_compare.hpp"
 #include "render_paths.hpp"
 
@@ -193,7 +195,7 @@ TEST_F(VisualTest, SlowRendererInFreeModeSkipsFramesAndSaysSo) {
 TEST_F(VisualTest, BadSceneExitsTwoWithFileAndLine) {
   for (const char* name : {"bad_malformed", "bad_unknown_element", "bad_missing_mesh"}) {
     auto visual = start_visual({"--scene", (kTestScenesDir / name).string(), "--offscreen"}, name);
-    EXPECT_EQ(finish(*visual, "cosim-visual", 30), 2) << name;
+    EXPECT_EQ(finish(*visual, "cosim-visual", 30), util::kExitBadInput) << name;
     const std::string err = visual->err();
     EXPECT_TRUE(std::regex_search(err, std::regex(R"(^cosim-visual: error: /\S+\.xml:\d+: )"))) << err;
     EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
@@ -206,7 +208,7 @@ TEST_F(VisualTest, UnreadableMeshExitsTwoNamingIt) {
   { std::ofstream(scene / "meshes" / "bracket.stl") << "solid bracket\n  this is not STL\n"; }
   auto visual = start_visual({"--scene", scene.string(), "--joints", "", "--screenshot",
                               (tmp_.path() / "x.png").string()});
-  EXPECT_EQ(finish(*visual, "cosim-visual", 30), 2);
+  EXPECT_EQ(finish(*visual, "cosim-visual", 30), util::kExitBadInput);
   const std::string err = visual->err();
   EXPECT_NE(err.find("Arm2.xml:"), std::string::npos) << err;
   EXPECT_NE(err.find("bracket.stl"), std::string::npos) << err;
@@ -222,7 +224,7 @@ TEST_F(VisualTest, BadOptionsAndPosesExitTwo) {
   };
   for (const auto& args : cases) {
     auto visual = start_visual(args);
-    EXPECT_EQ(finish(*visual, "cosim-visual", 30), 2) << args[0] << " " << args[1];
+    EXPECT_EQ(finish(*visual, "cosim-visual", 30), util::kExitBadInput) << args[0] << " " << args[1];
     const std::string err = visual->err();
     EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
   }
@@ -231,8 +233,8 @@ TEST_F(VisualTest, BadOptionsAndPosesExitTwo) {
 TEST_F(VisualTest, ProtocolMajorMismatchExitsFour) {
   auto dynamics = start_dynamics({"--duration", "1", "--fps", "10"});
   auto visual = start_visual_session({"--offscreen", "--protocol-major", "2"});
-  EXPECT_EQ(finish(*visual, "cosim-visual"), 4) << visual->err();
-  EXPECT_EQ(finish(*dynamics, "cosim-dynamics"), 4) << dynamics->err();
+  EXPECT_EQ(finish(*visual, "cosim-visual"), util::kExitVersionMismatch) << visual->err();
+  EXPECT_EQ(finish(*dynamics, "cosim-dynamics"), util::kExitVersionMismatch) << dynamics->err();
 }
 
 /// Runs `body` with PATH (and DISPLAY, if given) replaced, for the child processes it starts.
@@ -265,7 +267,7 @@ TEST_F(VisualTest, WithoutFfmpegTheVideoIsOggTheora) {
 TEST_F(VisualTest, NoDisplayAndNoXvfbRunIsOneClearError) {
   with_environment(tmp_.path().string(), "", [&] {
     auto visual = start_visual({"--joints", "", "--screenshot", (tmp_.path() / "x.png").string()});
-    EXPECT_EQ(finish(*visual, "cosim-visual", 30), 2);
+    EXPECT_EQ(finish(*visual, "cosim-visual", 30), util::kExitBadInput);
     const std::string err = visual->err();
     EXPECT_NE(err.find("xvfb-run"), std::string::npos) << err;
     EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
