@@ -3,6 +3,7 @@
 #include "cosim/protocol/version.hpp"
 #include "cosim/util/clock.hpp"
 #include "cosim/util/errors.hpp"
+#include "cosim/util/text.hpp"
 #include "cosim/wire/errors.hpp"
 
 namespace cosim::protocol {
@@ -49,7 +50,7 @@ void Connection::explain_close() {
     if (last.has_error()) throw_peer_error(last.error(), "peer");
     if (last.has_bye()) {
       std::string where = context_.empty() ? "" : " " + context_;
-      throw util::PeerError("peer ended the session" + where + " (Bye: " + last.bye().reason() + ")");
+      throw util::PeerError("peer ended the session" + where + " (Bye: " + util::printable(last.bye().reason()) + ")");
     }
   }
 }
@@ -80,7 +81,8 @@ void Connection::send_bye_noexcept(const std::string& reason, std::uint64_t fram
 }
 
 void throw_peer_error(const v1::Error& error, const std::string& peer) {
-  const std::string message = peer + " reported: " + error.message();
+  // A peer's words: one printable line, capped (docs/protocol.md §7).
+  const std::string message = peer + " reported: " + util::printable(error.message());
   switch (error.code()) {
     case v1::ERROR_CODE_VERSION_MISMATCH: throw util::VersionMismatchError(message);
     case v1::ERROR_CODE_JOINT_MISMATCH:

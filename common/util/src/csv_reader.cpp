@@ -33,6 +33,10 @@ CsvTable CsvTable::read(const std::filesystem::path& path) {
   while (std::getline(in, line)) {
     ++line_number;
     if (line.empty()) continue;
+    if (in.eof()) {  // no newline after the last line: a writer killed mid-row tore it
+      table.torn_line_ = line_number;
+      break;
+    }
     const auto cells = split(line);
     if (cells.size() != table.columns_.size()) {
       throw std::runtime_error(path.string() + ":" + std::to_string(line_number) + ": " +

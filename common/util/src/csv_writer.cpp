@@ -8,28 +8,21 @@
 namespace cosim::util {
 
 CsvWriter::CsvWriter(const std::filesystem::path& path, std::span<const std::string> columns)
-    : path_(path), column_count_(columns.size()) {
-  file_ = std::fopen(path.c_str(), "w");
-  if (file_ == nullptr) {
-    throw std::runtime_error(path.string() + ": cannot create CSV file: " + std::strerror(errno));
-  }
+    : file_(path), column_count_(columns.size()) {
   std::string header;
   for (std::size_t i = 0; i < columns.size(); ++i) {
     if (i > 0) header += ',';
     header += columns[i];
   }
   header += '\n';
-  std::fwrite(header.data(), 1, header.size(), file_);
+  file_.append(header);
+  file_.flush();  // the header at once: a run that fails early still leaves a readable table
   line_.reserve(32 * column_count_ + 1);
-}
-
-CsvWriter::~CsvWriter() {
-  if (file_ != nullptr) std::fclose(file_);
 }
 
 void CsvWriter::row(std::span<const double> values) {
   if (values.size() != column_count_) {
-    throw std::invalid_argument(path_.string() + ": expected " + std::to_string(column_count_) +
+    throw std::invalid_argument(path().string() + ": expected " + std::to_string(column_count_) +
                                 " CSV values, got " + std::to_string(values.size()));
   }
   line_.clear();
@@ -45,10 +38,8 @@ void CsvWriter::row(std::span<const double> values) {
     line_.append(buffer, end);
   }
   line_ += '\n';
-  std::fwrite(line_.data(), 1, line_.size(), file_);
+  file_.append(line_);
   ++row_count_;
 }
-
-void CsvWriter::flush() { std::fflush(file_); }
 
 }  // namespace cosim::util

@@ -4,6 +4,9 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "cosim/util/errors.hpp"
+#include "cosim/util/text.hpp"
+
 namespace cosim::util {
 
 EventLog::EventLog(std::string program, const std::filesystem::path& path, bool echo_info_to_stderr)
@@ -11,7 +14,7 @@ EventLog::EventLog(std::string program, const std::filesystem::path& path, bool 
   if (!path.empty()) {
     file_ = std::fopen(path.c_str(), "a");
     if (file_ == nullptr) {
-      throw std::runtime_error(path.string() + ": cannot open log: " + std::strerror(errno));
+      throw OutputError(path.string() + ": cannot create the log: " + std::strerror(errno));
     }
   }
 }
@@ -24,7 +27,10 @@ void EventLog::info(std::string_view message) { write("info", message, echo_); }
 void EventLog::warn(std::string_view message) { write("warning", message, true); }
 void EventLog::error(std::string_view message) { write("error", message, true); }
 
-void EventLog::write(std::string_view level, std::string_view message, bool to_stderr) {
+void EventLog::write(std::string_view level, std::string_view raw_message, bool to_stderr) {
+  // One event, one line: whatever a message carries (a peer's words included) cannot forge
+  // another line or reach the terminal as control characters.
+  const std::string message = printable(raw_message, kMaxEventChars);
   const double t_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   if (file_ != nullptr) {
     std::fprintf(file_, "[%10.6f s] %.*s: %.*s\n", t_s, static_cast<int>(level.size()), level.data(),

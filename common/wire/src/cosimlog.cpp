@@ -50,24 +50,15 @@ std::string excerpt(std::string_view s) {
 
 }  // namespace
 
-void CosimLogWriter::FileCloser::operator()(std::FILE* f) const noexcept { std::fclose(f); }
 void CosimLogReader::FileCloser::operator()(std::FILE* f) const noexcept { std::fclose(f); }
 
 CosimLogWriter::CosimLogWriter(const std::filesystem::path& path, std::uint32_t proto_major,
                                std::uint32_t proto_minor)
-    : path_(path.string()), file_(std::fopen(path.c_str(), "wbe")) {  // e: O_CLOEXEC
-  if (!file_) throw std::runtime_error(path_ + ": cannot create cosimlog: " + os_error(errno));
-  // Large stdio buffer: a record per message must not mean a write(2) per message.
-  std::setvbuf(file_.get(), nullptr, _IOFBF, 1 << 16);
+    : path_(path.string()), file_(path) {
   const std::string header = std::string(kHeaderPrefix) + std::to_string(proto_major) + "." +
                              std::to_string(proto_minor) + "\n";
-  if (std::fwrite(header.data(), 1, header.size(), file_.get()) != header.size()) {
-    throw std::runtime_error(path_ + ": cannot write cosimlog header: " + os_error(errno));
-  }
-}
-
-CosimLogWriter::~CosimLogWriter() {
-  if (file_) std::fflush(file_.get());
+  file_.append(header);
+  file_.flush();  // the header at once: a session that fails early still leaves a readable log
 }
 
 void CosimLogWriter::append(Direction dir, std::int64_t t_ns, std::span<const std::byte> framed_bytes) {
@@ -85,16 +76,10 @@ void CosimLogWriter::append(Direction dir, std::int64_t t_ns, std::span<const st
   unsigned char prefix[kRecordPrefixBytes];
   prefix[0] = static_cast<unsigned char>(dir);
   put_le64(prefix + 1, static_cast<std::uint64_t>(t_ns));
-  if (std::fwrite(prefix, 1, sizeof prefix, file_.get()) != sizeof prefix ||
-      std::fwrite(framed_bytes.data(), 1, framed_bytes.size(), file_.get()) != framed_bytes.size()) {
-    throw std::runtime_error(path_ + ": cannot write cosimlog record: " + os_error(errno));
-  }
-}
-
-void CosimLogWriter::flush() {
-  if (std::fflush(file_.get()) != 0) {
-    throw std::runtime_error(path_ + ": cannot flush cosimlog: " + os_error(errno));
-  }
+  // A record per message must not mean a write(2) per message: RecordFile buffers whole records.
+  record_.assign(reinterpret_cast<const char*>(prefix), sizeof prefix);
+  record_.append(reinterpret_cast<const char*>(framed_bytes.data()), framed_bytes.size());
+  file_.append(record_);
 }
 
 CosimLogReader::CosimLogReader(const std::filesystem::path& path)

@@ -25,6 +25,7 @@
 #include "cosim/util/errors.hpp"
 #include "cosim/util/event_log.hpp"
 #include "cosim/util/json_writer.hpp"
+#include "cosim/util/record_file.hpp"
 
 namespace cosim::dynamics {
 
@@ -78,7 +79,7 @@ class DynamicsRun {
   int conclude(const protocol::Outcome& outcome) noexcept;
 
  private:
-  void write_run_json(const protocol::Outcome& outcome, double wall_s);
+  std::string run_json(const protocol::Outcome& outcome, double wall_s) const;
   void print_summary(double wall_s) const;
 
   const DynamicsOptions& options_;
@@ -91,6 +92,7 @@ class DynamicsRun {
   std::optional<ProbeComparator> comparator_;
   std::optional<RunFolder> folder_;
   std::unique_ptr<util::EventLog> log_;
+  std::unique_ptr<util::ReservedFile> run_json_;  // written at the start, replaced at the end
   std::unique_ptr<RunRecord> record_;
   std::unique_ptr<ServerSession> session_;
   std::optional<FrameLoop> loop_;
@@ -135,6 +137,10 @@ void DynamicsRun::prepare() {
 void DynamicsRun::execute() {
   prepare();
   folder_ = create_run_folder(options_.out_dir);
+  // run.json first, with room for the final one: a disk that fills during the run cannot
+  // take the record of how it ended. 64 KiB is ten times the size of a Robotino run.json.
+  run_json_ = std::make_unique<util::ReservedFile>(
+      folder_->run_json(), run_json(protocol::Outcome{util::kExitOk, "running", ""}, 0.0), 64 * 1024);
   log_ = std::make_unique<util::EventLog>("cosim-dynamics", folder_->event_log(), false);
   log_->info("command: " + options_.command_line);
   for (const auto& note : notes_) log_->info(note);
@@ -184,32 +190,49 @@ void DynamicsRun::execute() {
 }
 
 int DynamicsRun::conclude(const protocol::Outcome& outcome) noexcept {
-  if (!log_) {  // nothing written yet: the error line is all there is
+  if (!log_) {  // no log yet: the error line is all there is (and run.json, if it exists)
     if (outcome.exit_code != util::kExitOk) std::fprintf(stderr, "cosim-dynamics: error: %s\n", outcome.message.c_str());
+    if (run_json_) {
+      try {
+        run_json_->replace(run_json(outcome, 0.0));
+      } catch (const std::exception&) {
+        // Said on stderr already; the reserved run.json keeps "running".
+      }
+    }
     return outcome.exit_code;
   }
   const double wall_s = std::chrono::duration<double>(Clock::now() - wall_start_).count();
-  try {
-    if (outcome.exit_code != util::kExitOk) {
-      log_->error(outcome.message);
-      if (session_) session_->fail(outcome.exit_code, "cosim-dynamics: " + outcome.message);
-    } else {
-      log_->info("run complete");
-    }
-    if (record_) record_->flush();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "cosim-dynamics: error: cannot finish the run's files: %s\n", e.what());
+  protocol::Outcome ended = outcome;
+  if (ended.exit_code == util::kExitInterrupted && loop_) {
+    // Where the stop found the run, whichever wait it interrupted.
+    ended.message = fmt("interrupted by a signal at frame %.0f of %.0f", static_cast<double>(loop_->frames_sent()),
+                        static_cast<double>(frame_count_)) +
+                    fmt(" (t = %g s)", backend_->time_s());
   }
+  if (ended.exit_code != util::kExitOk) {
+    log_->error(ended.message);
+    if (session_) session_->fail(ended.exit_code, "cosim-dynamics: " + ended.message);
+  }
+  if (record_) {
+    try {
+      record_->flush();
+    } catch (const std::exception& e) {
+      // The tables end on whole rows; a run that was fine until now failed in its last write.
+      log_->error(e.what());
+      if (ended.exit_code == util::kExitOk) ended = protocol::outcome_of(std::current_exception());
+    }
+  }
+  if (ended.exit_code == util::kExitOk) log_->info("run complete");
   try {
-    write_run_json(outcome, wall_s);
+    run_json_->replace(run_json(ended, wall_s));
   } catch (const std::exception& e) {
     log_->error(std::string("cannot write run.json: ") + e.what());
   }
   print_summary(wall_s);
-  return outcome.exit_code;
+  return ended.exit_code;
 }
 
-void DynamicsRun::write_run_json(const protocol::Outcome& outcome, double wall_s) {
+std::string DynamicsRun::run_json(const protocol::Outcome& outcome, double wall_s) const {
   const ComparisonSummary s = comparator_ ? comparator_->summary() : ComparisonSummary{};
   util::JsonWriter json;
   json.field("run_id", folder_->dir.filename().string())
@@ -261,7 +284,7 @@ void DynamicsRun::write_run_json(const protocol::Outcome& outcome, double wall_s
   add_summary(json, "diff_same_time_m", s.diff_same_time_m);
   add_summary(json, "diff_at_arrival_m", s.diff_at_arrival_m);
   json.end_object();
-  json.write_file(folder_->run_json());
+  return json.str();
 }
 
 void DynamicsRun::print_summary(double wall_s) const {

@@ -5,6 +5,7 @@
 #include "cosim/protocol/version.hpp"
 #include "cosim/util/clock.hpp"
 #include "cosim/util/errors.hpp"
+#include "cosim/util/text.hpp"
 
 namespace cosim::dynamics {
 
@@ -62,9 +63,9 @@ const PeerInfo& ServerSession::handshake(const SessionPlan& plan) {
     throw util::PeerError("visual side reports probes [" + join(reported) + "], expected [" + join(plan.probe_names) +
                           "]");
   }
-  peer_.kind = welcome.peer_kind();
-  peer_.software_version = welcome.software_version();
-  peer_.scene = welcome.scene();
+  peer_.kind = util::printable(welcome.peer_kind());
+  peer_.software_version = util::printable(welcome.software_version());
+  peer_.scene = util::printable(welcome.scene());
   peer_.joints_matched = welcome.joint_mapping().matched();
   connection_.set_context("");
   return peer_;
@@ -95,7 +96,7 @@ const v1::ProbeReport* ServerSession::receive(std::chrono::milliseconds timeout)
     case v1::Envelope::kError: protocol::throw_peer_error(in_.error(), "peer");
     case v1::Envelope::kBye:
       peer_said_bye_ = true;
-      bye_reason_ = in_.bye().reason();
+      bye_reason_ = util::printable(in_.bye().reason());
       peer_frames_skipped_ = in_.bye().frames_skipped();
       return nullptr;
     default:

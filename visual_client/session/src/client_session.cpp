@@ -7,6 +7,7 @@
 #include "cosim/protocol/version.hpp"
 #include "cosim/util/clock.hpp"
 #include "cosim/util/errors.hpp"
+#include "cosim/util/text.hpp"
 
 namespace cosim::visual {
 
@@ -103,7 +104,7 @@ void ClientSession::accept(const scene::SceneModel& scene) {
   connection_->set_context("");
   q_scene_.assign(scene.joint_names().size(), 0.0);
   drop_stale_ = hello_.mode() == v1::MODE_FREE || hello_.mode() == v1::MODE_REALTIME;
-  log_.info("session " + hello_.run_id() + ": backend " + hello_.backend() + ", " +
+  log_.info("session " + util::printable(hello_.run_id()) + ": backend " + util::printable(hello_.backend()) + ", " +
             std::to_string(hello_.joint_names_size()) + " joints, " + std::to_string(hello_.frame_count()) +
             " frames at " + std::to_string(hello_.fps()) + " fps, protocol " +
             protocol::version_string(major_, minor_));

@@ -185,16 +185,13 @@ bool parse_size(const std::string& text, int& width, int& height) {
 /// Standalone modes have no Hello to name a scene: without --scene they show this one.
 constexpr const char* kStandaloneScene = "robotino";
 
-int run(VisualOptions options, int argc, char** argv) {
+int run(VisualOptions options) {
   namespace fs = std::filesystem;
   std::unique_ptr<util::EventLog> log;
   SessionState state;
   try {
-    // A process about to re-run itself under xvfb-run leaves visual.log to its successor.
-    const char* display_env = std::getenv("DISPLAY");
-    const bool will_reexec = (display_env == nullptr || *display_env == '\0') && !running_under_own_xvfb();
     fs::path log_path;
-    if (!options.out_dir.empty() && !will_reexec) {
+    if (!options.out_dir.empty()) {
       std::error_code ec;
       fs::create_directories(options.out_dir, ec);
       if (ec) throw util::BadInputError("--out " + options.out_dir.string() + ": cannot create: " + ec.message());
@@ -215,14 +212,13 @@ int run(VisualOptions options, int argc, char** argv) {
                 std::to_string(scene->probes().size()) + " probes");
     }
 
-    const bool have_display = !will_reexec && !running_under_own_xvfb();
-    // No window without a display, nor for screenshots and benchmarks.
-    options.offscreen = options.offscreen || !have_display || options.bench_frames > 0 ||
+    const bool own_x_server = ensure_x_display(options.width, options.height);  // a private Xvfb without DISPLAY
+    // No window without a display of the user's, nor for screenshots and benchmarks.
+    options.offscreen = options.offscreen || own_x_server || options.bench_frames > 0 ||
                         (options.standalone && !options.screenshot.empty());
     if (options.offscreen && options.video.empty() && !options.out_dir.empty() && !standalone) {
       options.video = options.out_dir / "video.mp4";
     }
-    ensure_x_display(argc, argv, options.width, options.height);  // may re-exec under xvfb-run
 
     if (options.bench_frames > 0) return run_bench(options, *scene);
     if (options.standalone) return run_pose(options, *scene);
@@ -259,8 +255,8 @@ int main(int argc, char** argv) {
       "cosim-visual: the VTK visual client. Connects to cosim-dynamics, builds the 3D model of the scene, moves it "
       "to every frame received, and reports the probes' world coordinates computed from the rendered actors. Shows "
       "a window when an X display is available (mouse: trackball camera; keys: r reset camera, s screenshot, q "
-      "quit), else renders offscreen into a video. With DISPLAY unset it re-runs itself under `xvfb-run -a` "
-      "(package xvfb); Debian's VTK renders through X only.\n\n"
+      "quit), else renders offscreen into a video. With DISPLAY unset it starts its own Xvfb "
+      "(package xvfb), stopped when it ends; Debian's VTK renders through X only.\n\n"
       "Standalone: --joints/--pose with --screenshot renders one pose and exits; --bench-frames N measures the "
       "offscreen frame rate; --replay RUN_DIR/frames.cosimlog plays a recorded run again (into a window, or a video "
       "with --offscreen).",
@@ -329,5 +325,5 @@ int main(int argc, char** argv) {
   options.client.open_timeout = std::chrono::milliseconds(static_cast<long>(open_timeout_s * 1000));
   options.client.frame_timeout = std::chrono::milliseconds(static_cast<long>(frame_timeout_s * 1000));
   cosim::protocol::install_stop_signal_handlers();
-  return cosim::visual::app::run(options, argc, argv);
+  return cosim::visual::app::run(options);
 }

@@ -1,33 +1,35 @@
 #pragma once
 
-#include <cstdio>
 #include <filesystem>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "cosim/util/record_file.hpp"
+
 namespace cosim::util {
 
 /// Buffered CSV file: a header row, then rows of numbers written with the shortest
 /// representation that round-trips (std::to_chars), so a reader gets the exact doubles.
+/// Rows are whole on disk whatever happens (util::RecordFile).
 class CsvWriter {
  public:
-  /// Creates (truncates) path. Throws std::runtime_error naming the path on failure.
+  /// Creates (truncates) path. Throws util::OutputError naming the path on failure.
   CsvWriter(const std::filesystem::path& path, std::span<const std::string> columns);
-  ~CsvWriter();
   CsvWriter(const CsvWriter&) = delete;
   CsvWriter& operator=(const CsvWriter&) = delete;
 
   /// One row; values.size() must equal the column count (std::invalid_argument otherwise).
+  /// Throws util::OutputError when the file cannot take it.
   void row(std::span<const double> values);
-  void flush();
+  /// Writes the buffered rows. Throws util::OutputError.
+  void flush() { file_.flush(); }
   std::size_t columns() const { return column_count_; }
   std::size_t rows() const { return row_count_; }
-  const std::filesystem::path& path() const { return path_; }
+  const std::filesystem::path& path() const { return file_.path(); }
 
  private:
-  std::filesystem::path path_;
-  std::FILE* file_ = nullptr;
+  RecordFile file_;
   std::size_t column_count_ = 0;
   std::size_t row_count_ = 0;
   std::string line_;  // reused per row

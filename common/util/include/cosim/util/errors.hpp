@@ -22,6 +22,11 @@ class CosimError : public std::runtime_error {
 struct BadInputError : CosimError {
   explicit BadInputError(const std::string& m) : CosimError(kExitBadInput, m) {}
 };
+/// An output file cannot be created or written (read-only folder, full disk, file size
+/// limit): exit 2, like a bad --out. What was written before stays, ending on whole records.
+struct OutputError : BadInputError {
+  explicit OutputError(const std::string& m) : BadInputError(m) {}
+};
 /// Protocol violation, vanished peer, timeout: exit 3.
 struct PeerError : CosimError {
   explicit PeerError(const std::string& m) : CosimError(kExitPeerFailure, m) {}

@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "cosim/util/record_file.hpp"
+
 namespace cosim::wire {
 
 /// Direction of a recorded envelope.
@@ -27,14 +29,14 @@ enum class Direction : std::uint8_t {
   to_dynamics = 2,  ///< visual -> dynamics
 };
 
-/// Appends records through a buffered std::FILE*. flush() and the destructor flush.
+/// Appends records through util::RecordFile: buffered, and whole records on disk whatever
+/// happens (a failed write is cut back to the last whole record). The destructor flushes.
 class CosimLogWriter {
  public:
   /// Creates (truncates) `path` and writes the header line.
-  /// Throws std::runtime_error naming the path if it cannot be written.
+  /// Throws util::OutputError naming the path if it cannot be written.
   CosimLogWriter(const std::filesystem::path& path, std::uint32_t proto_major,
                  std::uint32_t proto_minor);
-  ~CosimLogWriter();
   CosimLogWriter(const CosimLogWriter&) = delete;
   CosimLogWriter& operator=(const CosimLogWriter&) = delete;
 
@@ -42,18 +44,16 @@ class CosimLogWriter {
   /// \param t_ns steady-clock time of the send/receive [ns].
   /// \param framed_bytes one whole frame (e.g. MessageStream::last_sent_bytes()); throws
   ///        std::invalid_argument if it is not (bad magic or length mismatch), and
-  ///        std::runtime_error naming the path on a write error.
+  ///        util::OutputError naming the path on a write error.
   void append(Direction dir, std::int64_t t_ns, std::span<const std::byte> framed_bytes);
 
-  /// Flushes buffered records to the OS. Throws std::runtime_error naming the path.
-  void flush();
+  /// Writes buffered records to the OS. Throws util::OutputError naming the path.
+  void flush() { file_.flush(); }
 
  private:
-  struct FileCloser {
-    void operator()(std::FILE* f) const noexcept;
-  };
   std::string path_;
-  std::unique_ptr<std::FILE, FileCloser> file_;
+  util::RecordFile file_;
+  std::string record_;  // reused: prefix + frame, appended whole
 };
 
 /// Reads a cosimlog record by record.

@@ -6,21 +6,17 @@
 
 namespace cosim::visual {
 
-/// Set in the environment of the process re-executed under xvfb-run.
-inline constexpr const char* kUnderXvfbEnv = "COSIM_VISUAL_UNDER_XVFB";
-
-/// True when this process was re-executed under xvfb-run by ensure_x_display().
-bool running_under_own_xvfb();
-
 /// Makes sure VTK can open an X display. With DISPLAY set, checks that the server answers
-/// (throws util::BadInputError with one line if not). With DISPLAY unset, replaces this
-/// process by `xvfb-run -a <this program> <same arguments>` (a screen of at least
-/// width x height x 24) and does not return; throws util::BadInputError when xvfb-run is
-/// not installed.
-void ensure_x_display(int argc, char** argv, int width, int height);
+/// (throws util::BadInputError with one line if not) and returns false. With DISPLAY unset,
+/// starts a private Xvfb (a screen of at least width x height x 24, no TCP), points DISPLAY
+/// at it and returns true; throws util::BadInputError when Xvfb is not installed or does not
+/// start. The Xvfb is this process's: stopped at exit, and (Linux) killed by the kernel if
+/// this process dies without exiting, so none outlives a run; it is in its own process group,
+/// so a terminal's Ctrl-C reaches us, not it, and the video can be finished.
+bool ensure_x_display(int width, int height);
 
-/// Called (once) if the X server goes away under VTK, e.g. Xvfb stopped by the same Ctrl-C
-/// as we were; Xlib ends the process when it returns. Lets main finish the video first.
+/// Called (once) if the X server goes away under VTK; Xlib ends the process when it returns.
+/// Lets main finish the video first.
 void on_x_connection_lost(std::function<void()> handler);
 
 }  // namespace cosim::visual

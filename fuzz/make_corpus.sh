@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Regenerates the seed corpora in fuzz/corpus/<name>/ from real inputs: the golden wire
+# frames, the repository's scenes, a short co-simulation recorded with the real programs
+# (cosim-dynamics + cosim-recorder over a FIFO: frames.cosimlog, recorder.cosimlog,
+# dynamics.csv, probes.csv) and parameter files as a user writes them. Review the diff and
+# commit it; scripts/fuzz.sh only ever reads these folders.
+#   fuzz/make_corpus.sh [BIN_DIR]   BIN_DIR holds cosim-dynamics and cosim-recorder
+#                                   (default: <repo>/build/bin; scripts/setup.sh builds it)
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+bin=${1:-$root/build/bin}
+corpus=$root/fuzz/corpus
+scenes=$root/tests/data/scenes
+for exe in cosim-dynamics cosim-recorder; do
+  [ -x "$bin/$exe" ] || { echo "make_corpus: no $bin/$exe (build first or pass BIN_DIR)" >&2; exit 2; }
+done
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/cosim-corpus.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+rm -rf "$corpus"
+mkdir -p "$corpus"/{framing,scene,cosimlog,params,csv}
+
+# A real session: kinematic backend, 0.3 s at 10 fps, lockstep, with the recorder stub.
+run=$tmp/run
+"$bin/cosim-dynamics" --backend kinematic --fps 10 --duration 0.3 --channel "fifo:$tmp/fifo" --out "$run" \
+  >"$tmp/dynamics.out" 2>&1 &
+dyn=$!
+"$bin/cosim-recorder" --channel "fifo:$tmp/fifo" --out "$run" --quiet >"$tmp/recorder.out" 2>&1 ||
+  { cat "$tmp/recorder.out" >&2; exit 1; }
+wait "$dyn" || { cat "$tmp/dynamics.out" >&2; exit 1; }
+
+# framing: each golden frame, the whole session as a reader sees it, the recorded stream.
+for f in "$root"/tests/golden/*.bin; do cp "$f" "$corpus/framing/golden_$(basename "$f")"; done
+cat "$root"/tests/golden/{hello,welcome,frame,probe_report,bye}.bin >"$corpus/framing/golden_session.bin"
+# The frames of frames.cosimlog without the log's header line and record prefixes.
+python3 - "$run/frames.cosimlog" "$corpus/framing/recorded_session.bin" <<'EOF'
+import struct, sys
+data = open(sys.argv[1], 'rb').read()
+at = data.index(b'\n') + 1
+out = bytearray()
+while at < len(data):
+    n = struct.unpack_from('<I', data, at + 9 + 4)[0]
+    out += data[at + 9: at + 9 + 8 + n]
+    at += 9 + 8 + n
+open(sys.argv[2], 'wb').write(out)
+EOF
+
+# cosimlog: the recordings of both sides, and a log with only its header.
+cp "$run/frames.cosimlog" "$corpus/cosimlog/frames.cosimlog"
+cp "$run/recorder.cosimlog" "$corpus/cosimlog/recorder.cosimlog"
+head -n 1 "$run/frames.cosimlog" >"$corpus/cosimlog/header_only.cosimlog"
+
+# csv: the run's tables, cut to their header and first rows (the reader's paths are per row),
+# and a table whose last row was torn by a killed writer.
+head -n 4 "$run/dynamics.csv" >"$corpus/csv/dynamics.csv"
+head -n 4 "$run/probes.csv" >"$corpus/csv/probes.csv"
+{ head -n 3 "$run/dynamics.csv"; sed -n 4p "$run/dynamics.csv" | head -c 40; } >"$corpus/csv/dynamics_torn.csv"
+
+# scene: robot files the fuzz target loads as robots/TwoLink.xml of its scratch scene, so each
+# is renamed to TwoLink; the rest of the scratch scene is described in scene_fuzz.cpp.
+rename() { sed -E "0,/<robot name=\"[^\"]*\"/s//<robot name=\"TwoLink\"/" "$1" >"$2"; }
+cp "$scenes/two_link/robots/TwoLink.xml" "$corpus/scene/two_link.xml"
+rename "$scenes/arm2/robots/Arm2.xml" "$corpus/scene/arm2.xml"
+rename "$root/scenes/robotino/robots/Robotino.xml" "$corpus/scene/robotino.xml"
+for f in "$scenes"/bad_*/robots/R.xml; do
+  rename "$f" "$corpus/scene/$(basename "$(dirname "$(dirname "$f")")").xml"
+done
+
+# params: files as users write them (every key of both backends at its default, the
+# documented syntax: comments, blanks, '+', exponents), and common mistakes.
+"$bin/cosim-dynamics" --list-backends | awk '
+  /^[a-z]/ { backend = $1; next }
+  $2 == "default" { print $1 " = " $3 > ("'"$corpus"'/params/" backend "_defaults.params") }'
+cat >"$corpus/params/syntax.params" <<'EOF'
+# Robotino 2 with larger wheels
+wheel_radius_m = 0.05      # Rw
+
+	rose_petals=+4e0
+rose_phase_rad = -0.5
+EOF
+cat >"$corpus/params/mistakes.params" <<'EOF'
+wheel_radius_m = 0.04 m
+wheel_distance_m 0.132
+rose_amplitude_m = 2
+rose_amplitude_m = 3
+wheel_radius = 1
+mass_kg = nan
+EOF
+printf 'solver_rtol = 1e-8\r\nsolver_atol = 1e-9' >"$corpus/params/crlf_no_final_newline.params"
+
+for d in "$corpus"/*/; do echo "make_corpus: $(ls "$d" | wc -l) seeds in ${d#$root/}"; done

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (fuzz/, clang, ASan + UBSan, RelWithDebInfo) into build-fuzz/
+# and runs each one for a time budget on a copy of its seed corpus (fuzz/corpus/<name>/ is
+# only read). Prints per target the executions, executions per second and coverage (cov =
+# covered edges, ft = features, from libFuzzer's last status line). Exits 1 if any target
+# crashed (sanitizer report, undocumented exception, timeout, out of memory); its inputs are
+# left in build-fuzz/crashes/<name>/ and named in the output.
+#   scripts/fuzz.sh [SECONDS per target, default 30]
+#   COSIM_FUZZ_BUILD_DIR  build folder (default: <repo>/build-fuzz)
+#   COSIM_FUZZ_TARGETS    names to run (default: every fuzz/<name>_fuzz.cpp)
+# Reproduce a crash: build-fuzz/bin/<name>_fuzz build-fuzz/crashes/<name>/<file>
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${COSIM_FUZZ_BUILD_DIR:-$root/build-fuzz}
+seconds=${1:-30}
+[[ $seconds =~ ^[1-9][0-9]*$ ]] || { echo "usage: scripts/fuzz.sh [SECONDS per target]" >&2; exit 2; }
+
+# Packages: scripts/setup.sh installs whatever is missing (it then also builds build/).
+for p in cmake ninja-build clang libclang-rt-dev llvm libprotobuf-dev protobuf-compiler libboost-all-dev \
+         libeigen3-dev libpugixml-dev libsundials-dev libcli11-dev; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    "$root/scripts/setup.sh"
+    break
+  fi
+done
+
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCOSIM_BUILD_FUZZERS=ON \
+  -DCOSIM_BUILD_VISUAL=OFF -DCOSIM_BUILD_TESTS=OFF -DCOSIM_BUILD_BENCHMARKS=OFF >/dev/null
+# Two jobs: this machine has two cores. Only the fuzz targets and what they link.
+cmake --build "$build" --target cosim_fuzzers -j2
+
+if [ -n "${COSIM_FUZZ_TARGETS:-}" ]; then
+  read -r -a targets <<<"$COSIM_FUZZ_TARGETS"
+else
+  targets=()
+  for f in "$root"/fuzz/*_fuzz.cpp; do targets+=("$(basename "$f" _fuzz.cpp)"); done
+fi
+
+# Sanitizer reports with symbolized stacks; libFuzzer itself turns each into a saved crash.
+symbolizer=$(command -v llvm-symbolizer || true)
+export ASAN_OPTIONS="detect_leaks=1:symbolize=1${symbolizer:+:external_symbolizer_path=$symbolizer}"
+export UBSAN_OPTIONS="print_stacktrace=1:symbolize=1${symbolizer:+:external_symbolizer_path=$symbolizer}"
+
+failed=()
+rows=()
+for name in "${targets[@]}"; do
+  exe=$build/bin/${name}_fuzz
+  seeds=$root/fuzz/corpus/$name
+  work=$build/fuzz-work/$name
+  crashes=$build/crashes/$name
+  [ -x "$exe" ] && [ -d "$seeds" ] || { echo "fuzz: no target '$name' ($exe, $seeds)" >&2; exit 2; }
+  # A fresh copy of the seeds each run: libFuzzer adds what it finds to the copy.
+  rm -rf "$work" "$crashes"
+  mkdir -p "$work/corpus" "$work/tmp" "$crashes"
+  cp -R "$seeds/." "$work/corpus/"
+  args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
+        -artifact_prefix="$crashes/")
+  [ -f "$root/fuzz/dict/$name.dict" ] && args+=(-dict="$root/fuzz/dict/$name.dict")
+  echo "fuzz: $name for ${seconds} s (log: ${work#$root/}/fuzz.log)" >&2
+  rc=0
+  # TMPDIR: the targets' scratch folders, left behind by a crashing process, stay in build-fuzz.
+  TMPDIR=$work/tmp "$exe" "${args[@]}" "$work/corpus" >"$work/fuzz.log" 2>&1 || rc=$?
+
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/fuzz.log" | tail -n 1)
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$work/fuzz.log" | tail -n 1)
+  status=$(grep -E '^#[0-9]+.*cov: [0-9]+ ft: [0-9]+' "$work/fuzz.log" | tail -n 1 || true)
+  cov=$(sed -nE 's/.*cov: ([0-9]+).*/\1/p' <<<"$status")
+  ft=$(sed -nE 's/.*ft: ([0-9]+).*/\1/p' <<<"$status")
+  corp=$(sed -nE 's/.*corp: ([0-9]+\/[0-9]+[a-zA-Z]*).*/\1/p' <<<"$status")
+  rows+=("$(printf '%-10s %10s %9s %7s %7s %12s  %s' "$name" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" \
+                   "${corp:-?}" "$([ "$rc" -eq 0 ] && echo ok || echo "FAILED (exit $rc)")")")
+  if [ "$rc" -ne 0 ]; then
+    failed+=("$name")
+    echo "fuzz: $name FAILED (exit $rc); first lines of the report:" >&2
+    # From the first report line (sanitizer, our own check, libFuzzer's deadly signal/timeout/OOM).
+    awk '/^==[0-9]+==|^cosim fuzz:|runtime error:|ERROR: libFuzzer|^SUMMARY/ { on = 1 } on && n++ < 25' \
+      "$work/fuzz.log" | sed 's/^/    /' >&2
+    for f in "$crashes"/*; do [ -e "$f" ] && echo "fuzz: $name input saved: ${f#$root/}" >&2; done
+  fi
+done
+
+echo
+printf '%-10s %10s %9s %7s %7s %12s  %s\n' target execs "execs/s" cov ft corpus result
+printf '%s\n' "${rows[@]}"
+if ((${#failed[@]})); then
+  echo "fuzz: FAILED: ${failed[*]} (inputs in ${build#$root/}/crashes/; reproduce with ${build#$root/}/bin/<name>_fuzz <input>)" >&2
+  exit 1
+fi
+echo "fuzz: all ${#targets[@]} targets ran ${seconds} s each without a crash"
