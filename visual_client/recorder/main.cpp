@@ -171,9 +171,14 @@ int main(int argc, char** argv) {
                  "scene folder or project file (default: the folder named after the model the dynamics "
                  "announces, lowercase, under $COSIM_SCENES_DIR or <install>/share/cosim/scenes)");
   app.add_option("--out", options.out_dir, "folder for recorder.log and recorder.cosimlog (default: none kept)");
-  app.add_option("--open-timeout", open_timeout_s, "seconds to wait for the dynamics")->capture_default_str();
-  app.add_option("--frame-timeout", frame_timeout_s, "seconds to wait for each frame")->capture_default_str();
+  app.add_option("--open-timeout", open_timeout_s, "seconds to wait for the dynamics")
+      ->check(cosim::util::finite_range(0, 86400))
+      ->capture_default_str();
+  app.add_option("--frame-timeout", frame_timeout_s, "seconds to wait for each frame")
+      ->check(cosim::util::finite_range(0.001, 86400))
+      ->capture_default_str();
   app.add_option("--slow-ms", options.slow_ms, "testing: sleep this many ms per frame, like a slow renderer")
+      ->check(cosim::util::finite_range(0, 60000))
       ->capture_default_str();
   app.add_option("--replay", options.replay, "play a recorded run (frames.cosimlog) instead of connecting");
   app.add_flag("--as-fast-as-possible", options.as_fast_as_possible, "with --replay: do not wait for the recorded fps");

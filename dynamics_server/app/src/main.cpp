@@ -71,19 +71,28 @@ int main(int argc, char** argv) {
                  "<install>/share/cosim/scenes)");
   app.add_option("--params", params_file, "parameter file: 'key = value' lines, '#' comments");
   app.add_option("--param", options.param_overrides, "parameter override key=value (repeatable; beats --params)");
-  app.add_option("--fps", options.fps, "frames per second sent to the visual side")->capture_default_str();
-  app.add_option("--duration", options.duration_s, "simulated time [s]")->capture_default_str();
-  app.add_option("--output-step", options.output_step_s, "dynamics.csv sampling step [s]")->capture_default_str();
+  app.add_option("--fps", options.fps, "frames per second sent to the visual side")
+      ->check(cosim::util::finite_range(0.01, 10000))
+      ->capture_default_str();
+  app.add_option("--duration", options.duration_s, "simulated time [s]")
+      ->check(cosim::util::finite_range(0.001, 1e6))
+      ->capture_default_str();
+  app.add_option("--output-step", options.output_step_s, "dynamics.csv sampling step [s]")
+      ->check(cosim::util::finite_range(1e-6, 3600))->capture_default_str();
   app.add_option("--mode", mode, "lockstep | free | realtime")
       ->check(CLI::IsMember({"lockstep", "free", "realtime"}))
       ->capture_default_str();
-  app.add_option("--rate", options.rate, "realtime mode: sim seconds per wall second")->capture_default_str();
+  app.add_option("--rate", options.rate, "realtime mode: sim seconds per wall second")
+      ->check(cosim::util::finite_range(0.001, 1e6))
+      ->capture_default_str();
   app.add_option("--channel", options.channel, cosim::protocol::valid_channel_forms())->capture_default_str();
   app.add_option("--out", out_dir, "run folder (default runs/<UTC time>-<backend>)");
   app.add_option("--probe", options.probes, "probe to compare (repeatable; default: every probe of the scene)");
   app.add_option("--open-timeout", open_timeout_s, "seconds to wait for the visual side to connect")
+      ->check(cosim::util::finite_range(0, 86400))
       ->capture_default_str();
   app.add_option("--report-timeout", report_timeout_s, "lockstep: seconds to wait for each ProbeReport")
+      ->check(cosim::util::finite_range(0.001, 86400))
       ->capture_default_str();
   app.add_option("--progress", progress, "auto | always | never: status line on stderr")
       ->check(CLI::IsMember({"auto", "always", "never"}))

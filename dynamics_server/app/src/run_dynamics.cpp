@@ -33,6 +33,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+/// Largest frame count and dynamics.csv row count of one run.
+constexpr double kMaxFrames = 1e7;
+
 const char* mode_name(v1::Mode mode) {
   switch (mode) {
     case v1::MODE_LOCKSTEP: return "lockstep";
@@ -112,9 +115,14 @@ void DynamicsRun::prepare() {
   if (frames < 1) {
     throw util::BadInputError(fmt("--duration %g s at --fps %g gives no frame", options_.duration_s, options_.fps));
   }
-  if (frames > 4294967295.0) {  // Hello.frame_count is a uint32
-    throw util::BadInputError(fmt("--duration %g s at --fps %g gives more than 2^32 - 1 frames", options_.duration_s,
-                                  options_.fps));
+  // A run's per-frame and per-row state is preallocated: its size is capped (docs/design.md).
+  if (frames > kMaxFrames) {
+    throw util::BadInputError(fmt("--duration %g s at --fps %g", options_.duration_s, options_.fps) +
+                              fmt(" gives more than %.0f frames; shorten the run or lower --fps", kMaxFrames));
+  }
+  if (std::floor(options_.duration_s / options_.output_step_s) > kMaxFrames) {
+    throw util::BadInputError(fmt("--duration %g s at --output-step %g s", options_.duration_s, options_.output_step_s) +
+                              fmt(" gives more than %.0f dynamics.csv rows", kMaxFrames));
   }
   frame_count_ = static_cast<std::uint64_t>(frames);
   protocol::parse_channel_spec(options_.channel);  // a bad --channel is bad input, said now

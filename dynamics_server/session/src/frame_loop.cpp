@@ -59,7 +59,8 @@ void FrameLoop::check_bye() {
 }
 
 void FrameLoop::pace(double t_s) {
-  const std::int64_t due_ns = pacer_.due_ns(t_s, util::steady_ns());
+  if (!pacer_.anchored()) return;  // the first frame leaves at once and anchors the schedule
+  const std::int64_t due_ns = pacer_.due_ns(t_s);
   const std::int64_t late_ns = util::steady_ns() - due_ns;
   if (late_ns > RealtimePacer::kOverrunNs) {
     ++overruns_;
@@ -90,6 +91,7 @@ void FrameLoop::send_frame(std::uint64_t k, double t_s) {
   if (session_ != nullptr) {
     if (settings_.mode == v1::MODE_REALTIME) pace(t_s);
     sent_ns = session_->send_frame(k, t_s, q, comparator_.feedback());
+    if (settings_.mode == v1::MODE_REALTIME && !pacer_.anchored()) pacer_.anchor(t_s, sent_ns);
   }
   comparator_.record_sent(k, t_s, sent_ns, p_WP);
 }

@@ -1,6 +1,7 @@
 #include "cosim/dynamics/probe_comparator.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -68,6 +69,13 @@ const Comparison& ProbeComparator::compare(const v1::ProbeReport& report, std::i
                           std::to_string(report.positions_m_size()) + " coordinates, expected " +
                           std::to_string(3 * probe_count_) + " (3 per probe)");
   }
+  for (int i = 0; i < report.positions_m_size(); ++i) {
+    if (!std::isfinite(report.positions_m(i))) {
+      // A non-finite position would vanish from (or poison) every statistic: refuse it.
+      throw util::PeerError("ProbeReport for frame " + std::to_string(j) + ": coordinate " + std::to_string(i % 3) +
+                            " of probe " + std::to_string(i / 3 + 1) + " is " + std::to_string(report.positions_m(i)));
+    }
+  }
   last_reported_ = j;
   frames_skipped_ = std::max<std::uint64_t>(frames_skipped_, report.frames_skipped());
   const SentFrame& then = sent_[slot(j)];
@@ -90,8 +98,9 @@ const Comparison& ProbeComparator::compare(const v1::ProbeReport& report, std::i
     virtual_[p] = {report.positions_m(i), report.positions_m(i + 1), report.positions_m(i + 2)};
     dynamic_[p] = then_p[p];
     arrival_[p] = now_p[p];
-    same_[p] = (virtual_[p] - dynamic_[p]).norm();
-    at_arrival_[p] = (virtual_[p] - arrival_[p]).norm();
+    // stableNorm: a huge (finite) position gives a huge difference, not an overflow to inf.
+    same_[p] = (virtual_[p] - dynamic_[p]).stableNorm();
+    at_arrival_[p] = (virtual_[p] - arrival_[p]).stableNorm();
     c.worst_same_time_m = std::max(c.worst_same_time_m, same_[p]);
     c.worst_at_arrival_m = std::max(c.worst_at_arrival_m, at_arrival_[p]);
   }

@@ -4,13 +4,13 @@
 
 namespace cosim::dynamics {
 
-std::int64_t RealtimePacer::due_ns(double t_s, std::int64_t now_ns) {
-  if (!anchored_) {
-    anchored_ = true;
-    anchor_t_s_ = t_s;
-    anchor_ns_ = now_ns;
-    return now_ns;
-  }
+void RealtimePacer::anchor(double t_s, std::int64_t sent_ns) {
+  anchored_ = true;
+  anchor_t_s_ = t_s;
+  anchor_ns_ = sent_ns;
+}
+
+std::int64_t RealtimePacer::due_ns(double t_s) const {
   // Rounded up: a frame is never due before its exact time.
   return anchor_ns_ + static_cast<std::int64_t>(std::ceil((t_s - anchor_t_s_) / rate_ * 1e9));
 }

@@ -164,7 +164,9 @@ TEST_F(ClientSessionTest, AFrameOfTheWrongSizeIsAPeerError) {
 }
 
 TEST_F(ClientSessionTest, ByeIsAnsweredWithTheFramesHandled) {
-  dynamics_->send(hello({"Arm/elbow", "Arm/slide"}), kWait);
+  v1::Envelope one_frame = hello({"Arm/elbow", "Arm/slide"});
+  one_frame.mutable_hello()->set_frame_count(1);
+  dynamics_->send(one_frame, kWait);
   ClientSession session(options_, log_, nullptr);
   session.connect(std::move(visual_end_));
   session.accept(scene_);
@@ -179,6 +181,74 @@ TEST_F(ClientSessionTest, ByeIsAnsweredWithTheFramesHandled) {
   ASSERT_TRUE(bye.has_bye());
   EXPECT_EQ(bye.bye().frames_handled(), 1u);
   EXPECT_FALSE(session.next_frame()) << "stays ended";
+}
+
+// A hostile dynamics: each bad Hello is a protocol error (exit 3) named in one line, before
+// any scene is involved.
+TEST_F(ClientSessionTest, RefusesHellosThatCannotDescribeARun) {
+  struct Case {
+    const char* what;
+    void (*spoil)(v1::Hello&);
+  };
+  const Case cases[] = {
+      {"fps", [](v1::Hello& h) { h.set_fps(std::nan("")); }},
+      {"fps", [](v1::Hello& h) { h.set_fps(-20); }},
+      {"0 frames", [](v1::Hello& h) { h.set_frame_count(0); }},
+      {"mode 99", [](v1::Hello& h) { h.set_mode(static_cast<v1::Mode>(99)); }},
+      {"twice", [](v1::Hello& h) { h.add_joint_names("Arm/elbow"); }},
+      {"twice", [](v1::Hello& h) { h.add_probe_names("Arm/tip"); h.add_probe_names("Arm/tip"); }},
+      {"non-finite sim time", [](v1::Hello& h) { h.set_sim_end_s(INFINITY); }},
+  };
+  for (const Case& c : cases) {
+    auto [dynamics_end, visual_end] = wire::make_mem_channel_pair();
+    protocol::Connection dynamics(std::move(dynamics_end), wire::Direction::to_visual, nullptr);
+    v1::Envelope e = hello({"Arm/elbow", "Arm/slide"});
+    c.spoil(*e.mutable_hello());
+    dynamics.send(e, kWait);
+    ClientSession session(options_, log_, nullptr);
+    try {
+      session.connect(std::move(visual_end));
+      ADD_FAILURE() << c.what << ": accepted";
+    } catch (const util::PeerError& error) {
+      EXPECT_NE(std::string(error.what()).find(c.what), std::string::npos) << error.what();
+    }
+  }
+}
+
+// A hostile dynamics mid-run: each bad Frame or an early Bye is a protocol error.
+TEST_F(ClientSessionTest, RefusesFramesThatBreakTheRun) {
+  struct Case {
+    const char* what;
+    std::vector<v1::Envelope> after_first;
+  };
+  v1::Envelope bye;
+  bye.mutable_bye()->set_reason("gone\nforged line");
+  const Case cases[] = {
+      {"joint Arm/elbow is nan", {frame(2, {std::nan(""), 0})}},
+      {"joint Arm/slide is inf", {frame(2, {0, INFINITY})}},
+      {"time must move forward", {[] { auto f = frame(2, {0, 0}); f.mutable_frame()->set_sim_time_s(0.01); return f; }()}},
+      {"time must move forward", {[] { auto f = frame(2, {0, 0}); f.mutable_frame()->set_sim_time_s(std::nan("")); return f; }()}},
+      {"past the 2 frames", {frame(2, {0, 0}), frame(3, {0, 0})}},
+      {"ended the session at frame 1 of 2 (Bye: gone\\nforged line)", {bye}},
+  };
+  for (const Case& c : cases) {
+    auto [dynamics_end, visual_end] = wire::make_mem_channel_pair();
+    protocol::Connection dynamics(std::move(dynamics_end), wire::Direction::to_visual, nullptr);
+    v1::Envelope e = hello({"Arm/elbow", "Arm/slide"});
+    e.mutable_hello()->set_frame_count(2);
+    dynamics.send(e, kWait);
+    dynamics.send(frame(1, {0, 0}), kWait);
+    for (const auto& next : c.after_first) dynamics.send(next, kWait);
+    ClientSession session(options_, log_, nullptr);
+    session.connect(std::move(visual_end));
+    session.accept(scene_);
+    try {
+      while (session.next_frame()) session.report(std::vector<Eigen::Vector3d>{{0, 0, 0}});
+      ADD_FAILURE() << c.what << ": accepted";
+    } catch (const util::PeerError& error) {
+      EXPECT_NE(std::string(error.what()).find(c.what), std::string::npos) << error.what();
+    }
+  }
 }
 
 TEST(ReplaySession, PlaysARecordingAgainAndComparesWithItsReports) {

@@ -1,6 +1,7 @@
 #include "cosim/visual/client_session.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "cosim/protocol/channel_spec.hpp"
 #include "cosim/scene/joint_match.hpp"
@@ -14,6 +15,46 @@ namespace cosim::visual {
 namespace {
 using std::chrono::milliseconds;
 }  // namespace
+
+std::string hello_problem(const v1::Hello& hello) {
+  if (!std::isfinite(hello.fps()) || hello.fps() <= 0) return "Hello has fps " + std::to_string(hello.fps()) + ", expected > 0";
+  if (hello.frame_count() == 0) return "Hello announces 0 frames";
+  if (hello.mode() != v1::MODE_LOCKSTEP && hello.mode() != v1::MODE_FREE && hello.mode() != v1::MODE_REALTIME) {
+    return "Hello has mode " + std::to_string(static_cast<int>(hello.mode())) + ", not lockstep, free or realtime";
+  }
+  if (!std::isfinite(hello.sim_start_s()) || !std::isfinite(hello.sim_end_s())) return "Hello has a non-finite sim time";
+  for (const auto* names : {&hello.joint_names(), &hello.probe_names()}) {
+    std::vector<std::string> sorted(names->begin(), names->end());
+    std::sort(sorted.begin(), sorted.end());
+    const auto twice = std::adjacent_find(sorted.begin(), sorted.end());
+    if (twice != sorted.end()) return "Hello names '" + util::printable(*twice) + "' twice";
+  }
+  return "";
+}
+
+std::string frame_problem(const v1::Frame& frame, const v1::Hello& hello, std::uint64_t last_seq, double last_t_s) {
+  const std::string which = "Frame " + std::to_string(frame.seq());
+  if (frame.seq() != last_seq + 1) {
+    return which + " follows frame " + std::to_string(last_seq) + ": frames must come without gaps";
+  }
+  if (frame.seq() > hello.frame_count()) {
+    return which + " is past the " + std::to_string(hello.frame_count()) + " frames the Hello announced";
+  }
+  if (frame.joint_values_size() != hello.joint_names_size()) {
+    return which + " has " + std::to_string(frame.joint_values_size()) + " joint values, Hello listed " +
+           std::to_string(hello.joint_names_size());
+  }
+  for (int i = 0; i < frame.joint_values_size(); ++i) {
+    if (!std::isfinite(frame.joint_values(i))) {
+      return which + ": joint " + util::printable(hello.joint_names(i)) + " is " + std::to_string(frame.joint_values(i));
+    }
+  }
+  if (!std::isfinite(frame.sim_time_s()) || (last_seq > 0 && !(frame.sim_time_s() > last_t_s))) {
+    return which + " has sim time " + std::to_string(frame.sim_time_s()) + " after " + std::to_string(last_t_s) +
+           ": time must move forward";
+  }
+  return "";
+}
 
 HelloMapping map_hello(const v1::Hello& hello, const scene::SceneModel& scene) {
   HelloMapping mapping;
@@ -68,6 +109,7 @@ const v1::Hello& ClientSession::connect(std::unique_ptr<wire::Channel> channel) 
     throw util::PeerError(std::string("expected Hello from the dynamics, got ") + protocol::body_name(first));
   }
   hello_ = first.hello();
+  if (const std::string problem = hello_problem(hello_); !problem.empty()) throw util::PeerError(problem);
   major_ = options_.protocol_major != 0 ? options_.protocol_major : protocol::kProtocolMajor;
   const std::string self = "cosim-" + options_.peer_kind;
   try {
@@ -111,13 +153,8 @@ void ClientSession::accept(const scene::SceneModel& scene) {
 }
 
 void ClientSession::accept_frame(const v1::Frame& frame) {
-  if (static_cast<std::size_t>(frame.joint_values_size()) != scene_index_of_hello_joint_.size()) {
-    throw util::PeerError("Frame " + std::to_string(frame.seq()) + " has " + std::to_string(frame.joint_values_size()) +
-                          " joint values, Hello listed " + std::to_string(scene_index_of_hello_joint_.size()));
-  }
-  if (frame.seq() != frames_received_ + 1) {
-    throw util::PeerError("Frame " + std::to_string(frame.seq()) + " follows frame " +
-                          std::to_string(frames_received_) + ": frames must come without gaps");
+  if (const std::string problem = frame_problem(frame, hello_, frames_received_, sim_time_s_); !problem.empty()) {
+    throw util::PeerError(problem);
   }
   ++frames_received_;
   seq_ = frame.seq();
@@ -165,6 +202,11 @@ bool ClientSession::next_frame() {
       have_frame = true;
       if (!drop_stale_) break;  // lockstep: one frame, one report
     } else if (in_.has_bye()) {
+      if (frames_received_ < hello_.frame_count()) {
+        throw util::PeerError("the dynamics ended the session at frame " + std::to_string(frames_received_) + " of " +
+                              std::to_string(hello_.frame_count()) + " (Bye: " + util::printable(in_.bye().reason()) +
+                              ")");
+      }
       bye_pending_ = true;
       break;
     } else if (in_.has_error()) {

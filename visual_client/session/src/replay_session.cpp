@@ -30,6 +30,9 @@ ReplaySession::ReplaySession(const std::filesystem::path& cosimlog, bool as_fast
     }
   }
   if (!have_hello) throw util::BadInputError("--replay " + cosimlog.string() + ": no Hello in the recording");
+  if (const std::string problem = hello_problem(hello_); !problem.empty()) {
+    throw util::BadInputError("--replay " + cosimlog.string() + ": " + problem);
+  }
   reader_ = std::make_unique<wire::CosimLogReader>(cosimlog);  // again, from the start, for the frames
   log_.info("replay of " + cosimlog.string() + ": run " + hello_.run_id() + ", backend " + hello_.backend() + ", " +
             std::to_string(hello_.frame_count()) + " frames at " + std::to_string(hello_.fps()) + " fps" +
@@ -55,10 +58,8 @@ bool ReplaySession::next_frame() {
   while (read_next(record_)) {
     if (!record_.envelope.has_frame()) continue;
     const v1::Frame& frame = record_.envelope.frame();
-    if (static_cast<std::size_t>(frame.joint_values_size()) != scene_index_of_hello_joint_.size()) {
-      throw util::BadInputError("--replay " + path_.string() + ": Frame " + std::to_string(frame.seq()) + " has " +
-                                std::to_string(frame.joint_values_size()) + " joint values, Hello listed " +
-                                std::to_string(scene_index_of_hello_joint_.size()));
+    if (const std::string problem = frame_problem(frame, hello_, seq_, sim_time_s_); !problem.empty()) {
+      throw util::BadInputError("--replay " + path_.string() + ": " + problem);
     }
     seq_ = frame.seq();
     sim_time_s_ = frame.sim_time_s();

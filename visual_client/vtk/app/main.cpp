@@ -23,6 +23,7 @@
 #include "cosim/protocol/signals.hpp"
 #include "cosim/protocol/version.hpp"
 #include "cosim/protocol/outcome.hpp"
+#include "cosim/util/cli.hpp"
 #include "cosim/scene/scene_locator.hpp"
 #include "cosim/scene/scene_model.hpp"
 #include "cosim/util/errors.hpp"
@@ -287,8 +288,12 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
   app.add_flag("--hold", options.hold, "window: stay open after the run until closed");
-  app.add_option("--open-timeout", open_timeout_s, "seconds to wait for the dynamics")->capture_default_str();
-  app.add_option("--frame-timeout", frame_timeout_s, "seconds to wait for each frame")->capture_default_str();
+  app.add_option("--open-timeout", open_timeout_s, "seconds to wait for the dynamics")
+      ->check(cosim::util::finite_range(0, 86400))
+      ->capture_default_str();
+  app.add_option("--frame-timeout", frame_timeout_s, "seconds to wait for each frame")
+      ->check(cosim::util::finite_range(0.001, 86400))
+      ->capture_default_str();
   auto* joints_option = app.add_option("--joints", options.joints,
                  "standalone pose: \"Robotino/x=0.3,Robotino/phi=40deg,...\" (m, rad, or deg suffix; others 0)");
   auto* pose_option = app.add_option("--pose", options.pose_file, "standalone pose from a file of 'joint = value' lines");
@@ -297,6 +302,7 @@ int main(int argc, char** argv) {
                  "render this many frames of a synthetic motion offscreen, print frames per second, exit")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--slow-ms", options.slow_ms, "testing: sleep this many ms per frame, like a slow renderer")
+      ->check(cosim::util::finite_range(0, 60000))
       ->capture_default_str();
   app.add_option("--replay", options.replay,
                  "play a recorded run (RUN_DIR/frames.cosimlog) at its fps, without a dynamics process");

@@ -2,6 +2,7 @@
 // grows with the frames in flight, reports out of order refused.
 #include "cosim/dynamics/probe_comparator.hpp"
 
+#include <cmath>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -71,6 +72,26 @@ TEST(ProbeComparator, RefusesReportsOutOfOrderOrOfTheWrongSize) {
   EXPECT_THROW(c.compare(report_of(1, probes_at(0.1, 2)), 0), util::PeerError);  // after 2
   EXPECT_THROW(c.compare(report_of(2, probes_at(0.2, 2)), 0), util::PeerError);  // twice
   EXPECT_EQ(c.reports(), 1u);
+}
+
+TEST(ProbeComparator, RefusesNonFinitePositionsAndKeepsHugeOnesVisible) {
+  for (const double bad : {std::nan(""), HUGE_VAL, -HUGE_VAL}) {
+    ProbeComparator c(2, 10);
+    c.record_sent(1, 0.1, 0, probes_at(0.1, 2));
+    auto report = report_of(1, probes_at(0.1, 2));
+    report.set_positions_m(4, bad);
+    EXPECT_THROW(c.compare(report, 0), util::PeerError) << bad;
+    EXPECT_EQ(c.reports(), 0u);
+  }
+  ProbeComparator c(1, 10);
+  c.record_sent(1, 0.1, 0, probes_at(0.1, 1));
+  auto report = report_of(1, probes_at(0.1, 1));
+  report.set_positions_m(0, 1e308);
+  report.set_positions_m(1, 1e308);
+  const Comparison& r = c.compare(report, 0);
+  EXPECT_TRUE(std::isfinite(r.worst_same_time_m));  // |(1e308, 1e308, .)| without overflow
+  EXPECT_GT(r.worst_same_time_m, 1e308);
+  EXPECT_EQ(c.summary().diff_same_time_m.max, r.worst_same_time_m) << "the summary shows it";
 }
 
 TEST(ProbeComparator, FramesAreRecordedInSequence) {

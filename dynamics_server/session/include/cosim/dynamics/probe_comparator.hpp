@@ -60,8 +60,8 @@ class ProbeComparator {
   void record_sent(std::uint64_t seq, double t_s, std::int64_t sent_ns, std::span<const Eigen::Vector3d> p_WP);
 
   /// Compares a report that arrived at received_ns. Throws util::PeerError for a report out
-  /// of order (not after the last report, or for a frame not sent) or with the wrong number
-  /// of coordinates.
+  /// of order (not after the last report, or for a frame not sent), with the wrong number
+  /// of coordinates, or with a coordinate that is not finite.
   const Comparison& compare(const v1::ProbeReport& report, std::int64_t received_ns);
 
   std::uint64_t last_sent() const { return last_sent_; }

@@ -8,16 +8,19 @@
 namespace cosim::dynamics {
 
 /// Due times of frames on the steady clock (util::steady_ns(), the clock of Frame.sent_ns),
-/// anchored at the first frame, so "no frame before its due time" holds exactly as a receiver
-/// can check it.
+/// anchored at the first frame's own sent_ns, so "sent_k - sent_1 >= (t_k - t_1) / rate"
+/// holds exactly as a receiver can check it from the frames alone.
 class RealtimePacer {
  public:
   /// rate: sim seconds per wall second (> 0).
   explicit RealtimePacer(double rate) : rate_(rate) {}
 
-  /// Steady-clock ns at which the frame at sim time t_s is due. The first call anchors the
-  /// schedule at now_ns and returns it.
-  std::int64_t due_ns(double t_s, std::int64_t now_ns);
+  /// False until anchor(): the first frame goes out at once.
+  bool anchored() const { return anchored_; }
+  /// Anchors the schedule: the frame at sim time t_s was sent at sent_ns.
+  void anchor(double t_s, std::int64_t sent_ns);
+  /// Steady-clock ns at which the frame at sim time t_s is due (anchored() must be true).
+  std::int64_t due_ns(double t_s) const;
 
   /// A frame more than this late counts as an overrun.
   static constexpr std::int64_t kOverrunNs = 1'000'000;

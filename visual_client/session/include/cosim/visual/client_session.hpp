@@ -36,6 +36,16 @@ struct HelloMapping {
   std::vector<int> reported_probes;             ///< scene probe index of each
 };
 
+/// What is wrong with a Hello on its own (before any scene): "" if nothing. Checks fps
+/// (finite, > 0), frame_count (> 0), mode (one of the three), sim times, and that no joint
+/// or probe is named twice.
+std::string hello_problem(const v1::Hello& hello);
+
+/// What is wrong with `frame` as the next one after `last_seq` at `last_t_s` of a run
+/// announced by `hello`: "" if nothing. Checks the sequence (no gaps, not past frame_count),
+/// the joint value count, finite values, and a finite sim time that moves forward.
+std::string frame_problem(const v1::Frame& frame, const v1::Hello& hello, std::uint64_t last_seq, double last_t_s);
+
 /// Checks a Hello against the scene (DESIGN.md "Protocol": every Hello joint must be a driven
 /// scene joint and the reverse; requested probes must exist). Throws MappingError naming them all.
 HelloMapping map_hello(const v1::Hello& hello, const scene::SceneModel& scene);
