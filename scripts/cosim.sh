@@ -55,7 +55,13 @@ if [ -z "$peer" ]; then
     echo "cosim.sh: cosim-visual is not built; the visual side is the recorder stub (no graphics)" >&2
   fi
 fi
-[ -n "$out" ] || out="$root/runs/$(date -u +%Y%m%dT%H%M%SZ)-$backend"
+if [ -z "$out" ]; then
+  # A new folder even for two runs started in the same second (mkdir is atomic).
+  base="$root/runs/$(date -u +%Y%m%dT%H%M%SZ)-$backend"
+  mkdir -p "$root/runs"
+  out=$base n=1
+  until mkdir "$out" 2>/dev/null; do n=$((n + 1)); out="$base-$n"; done
+fi
 mkdir -p "$(dirname "$out")"
 out=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")
 

@@ -42,6 +42,11 @@ symbolizer=$(command -v llvm-symbolizer || true)
 export ASAN_OPTIONS="detect_leaks=1:symbolize=1${symbolizer:+:external_symbolizer_path=$symbolizer}"
 export UBSAN_OPTIONS="print_stacktrace=1:symbolize=1${symbolizer:+:external_symbolizer_path=$symbolizer}"
 
+# The targets write every input to a file in a scratch folder under TMPDIR: on tmpfs that runs
+# 2-3x faster than on this machine's ext4. Removed at exit, with what crashing processes leave.
+scratch=$(mktemp -d "$( [ -w /dev/shm ] && echo /dev/shm || echo "$build")/cosim-fuzz.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+
 failed=()
 rows=()
 for name in "${targets[@]}"; do
@@ -52,15 +57,14 @@ for name in "${targets[@]}"; do
   [ -x "$exe" ] && [ -d "$seeds" ] || { echo "fuzz: no target '$name' ($exe, $seeds)" >&2; exit 2; }
   # A fresh copy of the seeds each run: libFuzzer adds what it finds to the copy.
   rm -rf "$work" "$crashes"
-  mkdir -p "$work/corpus" "$work/tmp" "$crashes"
+  mkdir -p "$work/corpus" "$scratch/$name" "$crashes"
   cp -R "$seeds/." "$work/corpus/"
   args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
         -artifact_prefix="$crashes/")
   [ -f "$root/fuzz/dict/$name.dict" ] && args+=(-dict="$root/fuzz/dict/$name.dict")
   echo "fuzz: $name for ${seconds} s (log: ${work#$root/}/fuzz.log)" >&2
   rc=0
-  # TMPDIR: the targets' scratch folders, left behind by a crashing process, stay in build-fuzz.
-  TMPDIR=$work/tmp "$exe" "${args[@]}" "$work/corpus" >"$work/fuzz.log" 2>&1 || rc=$?
+  TMPDIR=$scratch/$name "$exe" "${args[@]}" "$work/corpus" >"$work/fuzz.log" 2>&1 || rc=$?
 
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/fuzz.log" | tail -n 1)
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$work/fuzz.log" | tail -n 1)

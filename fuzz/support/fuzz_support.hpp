@@ -61,7 +61,7 @@ int guarded(Body&& body) {
 
 /// A folder of this process's own under $TMPDIR (or /tmp), removed at a normal exit: the
 /// targets write their input there, so parallel fuzzers never share a file. Left behind when
-/// the process dies on a crash (scripts/fuzz.sh points TMPDIR into build-fuzz/).
+/// the process dies on a crash (scripts/fuzz.sh gives each target a TMPDIR it removes).
 class ScratchDir {
  public:
   explicit ScratchDir(std::string_view tag) {

@@ -145,6 +145,7 @@ class FakeDynamicsTest : public LoopTest {
     hello.mutable_hello()->mutable_protocol()->set_major(1);
     hello.mutable_hello()->set_model("Robotino");  // the recorder finds its scene by the model
     hello.mutable_hello()->set_fps(20);
+    hello.mutable_hello()->set_frame_count(100);
     hello.mutable_hello()->set_mode(v1::MODE_LOCKSTEP);
     for (const char* j : {"x", "y", "phi", "axle1", "axle2", "axle3"}) {
       hello.mutable_hello()->add_joint_names(std::string("Robotino/") + j);

@@ -8,7 +8,9 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -109,6 +111,42 @@ UniqueFd open_dir(const fs::path& dir, const std::string& where) {
   fail(Kind::io, where + ": cannot open directory: " + os_error(err));
 }
 
+/// The pid holding a flock on the file of `fd`, from /proc/locks (Linux), or 0 if unknown.
+pid_t lock_holder(int fd) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return 0;
+  std::FILE* locks = std::fopen("/proc/locks", "re");
+  if (locks == nullptr) return 0;
+  pid_t holder = 0;
+  char line[256];
+  while (holder == 0 && std::fgets(line, sizeof line, locks) != nullptr) {
+    if (std::strstr(line, "->") != nullptr) continue;  // a waiter, not a holder
+    char kind[16], mode[16], access[16];
+    long pid = 0;
+    unsigned major = 0, minor = 0;
+    unsigned long long inode = 0;
+    if (std::sscanf(line, "%*d: %15s %15s %15s %ld %x:%x:%llu", kind, mode, access, &pid, &major, &minor, &inode) == 7 &&
+        std::strcmp(kind, "FLOCK") == 0 && major == ::major(st.st_dev) && minor == ::minor(st.st_dev) &&
+        inode == static_cast<unsigned long long>(st.st_ino)) {
+      holder = static_cast<pid_t>(pid);
+    }
+  }
+  std::fclose(locks);
+  return holder;
+}
+
+/// One dynamics and one visual side per channel folder: each holds an exclusive flock for
+/// its session's lifetime (the dynamics on the folder, the visual side on d2v), so a second
+/// one is refused before it touches the first session's FIFOs.
+void lock_or_refuse(int fd, const std::string& where, const char* who) {
+  if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return;
+  if (errno != EWOULDBLOCK) fail(Kind::io, where + ": cannot lock: " + os_error(errno));
+  const pid_t holder = lock_holder(fd);
+  fail(Kind::bad_input, where + ": in use by another " + who +
+                            (holder > 0 ? " (pid " + std::to_string(holder) + ")" : std::string()) +
+                            "; one session per channel folder");
+}
+
 // Files listen() created, removed again unless someone replaced them meanwhile.
 class CreatedFiles {
  public:
@@ -206,6 +244,7 @@ struct FifoChannel::Impl {
   std::size_t read_end = 0;
   bool writer_seen = false;  // read EOF means "closed" only once a writer was there
   CreatedFiles created;      // listen() side only
+  UniqueFd lock_fd;          // listen() side: the folder, locked for the session
 };
 
 FifoChannel::FifoChannel(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -251,34 +290,38 @@ std::unique_ptr<FifoChannel> FifoChannel::listen(const FifoOptions& options) {
                               "); chmod 700 it or use another directory");
   }
 
+  lock_or_refuse(dir_fd.get(), where, "cosim-dynamics");
+  impl->lock_fd = std::move(dir_fd);  // held (and locked) while the channel lives
+  const int dir_fd_value = impl->lock_fd.get();
+
   // FIFOs: refuse what is not ours, replace our own stale ones (an old peer may hold them).
   for (const char* name : {kD2v, kV2d}) {
     const std::string fifo_where = where + "/" + name;
     struct stat fst {};
-    if (::fstatat(dir_fd.get(), name, &fst, AT_SYMLINK_NOFOLLOW) == 0) {
+    if (::fstatat(dir_fd_value, name, &fst, AT_SYMLINK_NOFOLLOW) == 0) {
       if (S_ISLNK(fst.st_mode)) fail(Kind::bad_input, fifo_where + ": is a symlink; refusing it");
       if (!S_ISFIFO(fst.st_mode)) {
         fail(Kind::bad_input, fifo_where + ": exists and is not a FIFO; remove it or use another directory");
       }
       if (fst.st_uid != ::geteuid()) fail(Kind::bad_input, fifo_where + ": " + owner_text(fst) + "; refusing it");
-      if (::unlinkat(dir_fd.get(), name, 0) != 0) {
+      if (::unlinkat(dir_fd_value, name, 0) != 0) {
         fail(Kind::io, fifo_where + ": cannot remove stale FIFO: " + os_error(errno));
       }
     } else if (errno != ENOENT) {
       fail(Kind::io, fifo_where + ": cannot stat: " + os_error(errno));
     }
-    if (::mkfifoat(dir_fd.get(), name, 0600) != 0) {
+    if (::mkfifoat(dir_fd_value, name, 0600) != 0) {
       fail(Kind::io, fifo_where + ": cannot create FIFO: " + os_error(errno));
     }
-    if (::fstatat(dir_fd.get(), name, &fst, AT_SYMLINK_NOFOLLOW) != 0) {
+    if (::fstatat(dir_fd_value, name, &fst, AT_SYMLINK_NOFOLLOW) != 0) {
       fail(Kind::io, fifo_where + ": cannot stat new FIFO: " + os_error(errno));
     }
     impl->created.add(dir / name, fst, /*is_directory=*/false);
-    if ((fst.st_mode & 07777) != 0600) ::fchmodat(dir_fd.get(), name, 0600, 0);  // umask-proof
+    if ((fst.st_mode & 07777) != 0600) ::fchmodat(dir_fd_value, name, 0600, 0);  // umask-proof
   }
 
   // Read end first: opening it never blocks, and it lets the peer open v2d for writing.
-  UniqueFd read_fd(::openat(dir_fd.get(), kV2d, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC));
+  UniqueFd read_fd(::openat(dir_fd_value, kV2d, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC));
   if (!read_fd) fail(Kind::io, where + "/v2d: cannot open for reading: " + os_error(errno));
   check_fifo_fd(read_fd.get(), where + "/v2d");
 
@@ -286,7 +329,7 @@ std::unique_ptr<FifoChannel> FifoChannel::listen(const FifoOptions& options) {
   UniqueFd write_fd;
   Backoff backoff;
   for (;;) {
-    write_fd.reset(::openat(dir_fd.get(), kD2v, O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC));
+    write_fd.reset(::openat(dir_fd_value, kD2v, O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC));
     if (write_fd) break;
     if (errno == EINTR) continue;
     if (errno != ENXIO) fail(Kind::io, where + "/d2v: cannot open for writing: " + os_error(errno));
@@ -347,6 +390,7 @@ std::unique_ptr<FifoChannel> FifoChannel::connect(const FifoOptions& options) {
       fail(Kind::io, where + "/d2v: cannot open for reading: " + os_error(errno));
     }
     check_fifo_fd(read_fd.get(), where + "/d2v");
+    lock_or_refuse(read_fd.get(), where, "visual side");
     struct stat read_st {};
     ::fstat(read_fd.get(), &read_st);
 
@@ -391,6 +435,7 @@ std::unique_ptr<FifoChannel> FifoChannel::connect(const FifoOptions& options) {
       read_fd.reset(::openat(dir_fd.get(), kD2v, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC));
       if (!read_fd) fail(Kind::io, where + "/d2v: cannot open for reading: " + os_error(errno));
       check_fifo_fd(read_fd.get(), where + "/d2v");
+      lock_or_refuse(read_fd.get(), where, "visual side");
     }
 
     impl->read_fd = std::move(read_fd);

@@ -110,7 +110,7 @@ int main(int argc, char** argv) {
                  : mode == "realtime" ? cosim::v1::MODE_REALTIME
                                       : cosim::v1::MODE_LOCKSTEP;
   if (!params_file.empty()) options.params_file = params_file;
-  options.out_dir = out_dir.empty() ? cosim::dynamics::default_run_dir(options.backend) : std::filesystem::path(out_dir);
+  options.out_dir = out_dir;  // empty: a new runs/<UTC time>-<backend> folder
   options.open_timeout = std::chrono::milliseconds(static_cast<long>(open_timeout_s * 1000));
   options.report_timeout = std::chrono::milliseconds(static_cast<long>(report_timeout_s * 1000));
   options.progress = !quiet && (progress == "always" || (progress == "auto" && isatty(STDERR_FILENO)));

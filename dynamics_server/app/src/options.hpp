@@ -23,7 +23,7 @@ struct DynamicsOptions {
   v1::Mode mode = v1::MODE_LOCKSTEP;
   double rate = 1.0;                         ///< realtime: sim seconds per wall second
   std::string channel;                       ///< a --channel value (protocol::parse_channel_spec)
-  std::filesystem::path out_dir;             ///< run folder
+  std::filesystem::path out_dir;             ///< run folder; empty: a new runs/<UTC time>-<backend>
   std::vector<std::string> probes;           ///< probes to request; empty = all of the scene
   std::chrono::milliseconds open_timeout{10'000};
   std::chrono::milliseconds report_timeout{10'000};  ///< lockstep wait for each ProbeReport

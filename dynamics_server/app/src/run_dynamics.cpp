@@ -144,7 +144,8 @@ void DynamicsRun::prepare() {
 
 void DynamicsRun::execute() {
   prepare();
-  folder_ = create_run_folder(options_.out_dir);
+  folder_ = options_.out_dir.empty() ? create_new_run_folder(default_run_dir(options_.backend))
+                                     : create_run_folder(options_.out_dir);
   // run.json first, with room for the final one: a disk that fills during the run cannot
   // take the record of how it ended. 64 KiB is ten times the size of a Robotino run.json.
   run_json_ = std::make_unique<util::ReservedFile>(

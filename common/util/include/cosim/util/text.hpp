@@ -11,7 +11,7 @@ namespace cosim::util {
 /// Longest event-log or stderr line we print [characters]; a cut line says how much is left out.
 inline constexpr std::size_t kMaxEventChars = 4000;
 /// Longest string from a peer we repeat [characters].
-inline constexpr std::size_t kMaxPeerChars = 200;
+inline constexpr std::size_t kMaxPeerChars = 1000;
 
 /// `text` as one printable line of at most max_chars characters (+ a "... (N more bytes)"
 /// note): control characters (newlines, NUL, escape) and bytes that are not valid UTF-8 are

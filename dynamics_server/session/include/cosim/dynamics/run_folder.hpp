@@ -23,4 +23,8 @@ RunFolder create_run_folder(const std::filesystem::path& dir);
 /// runs/<UTC timestamp>-<backend> under the current directory.
 std::filesystem::path default_run_dir(const std::string& backend);
 
+/// Creates a new folder `base`, or `base-2`, `base-3`, ... if that exists (mkdir is atomic:
+/// two runs started in the same second get two folders). Throws util::BadInputError.
+RunFolder create_new_run_folder(const std::filesystem::path& base);
+
 }  // namespace cosim::dynamics

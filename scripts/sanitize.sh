@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Builds everything but cosim-visual and the benchmarks with clang, AddressSanitizer
+# (LeakSanitizer included) and UndefinedBehaviorSanitizer into build-asan/, and runs the
+# unit and integration suites there (the render suite needs VTK and is not built). Any
+# sanitizer finding aborts the process that made it, so its test fails; at the end the first
+# lines of every report are printed again. Exits with ctest's status.
+#   scripts/sanitize.sh [extra ctest arguments, e.g. -R Lockstep]
+#   COSIM_ASAN_BUILD_DIR  build folder (default: <repo>/build-asan)
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${COSIM_ASAN_BUILD_DIR:-$root/build-asan}
+
+# Packages: scripts/setup.sh installs whatever is missing (it then also builds build/).
+for p in cmake ninja-build clang libclang-rt-dev llvm libprotobuf-dev protobuf-compiler libboost-all-dev \
+         libeigen3-dev libpugixml-dev libsundials-dev libcli11-dev libgtest-dev libgmock-dev gnuplot-nox; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    "$root/scripts/setup.sh"
+    break
+  fi
+done
+
+# -O1: the usual sanitizer trade-off (reports keep their lines, runs stay fast). Debug keeps
+# assert() on. Errors abort instead of being reported and continued.
+sanitize="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+  -DCMAKE_C_FLAGS="-O1 $sanitize" -DCMAKE_CXX_FLAGS="-O1 $sanitize" \
+  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+  -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
+  -DCOSIM_BUILD_VISUAL=OFF -DCOSIM_BUILD_BENCHMARKS=OFF -DCOSIM_BUILD_TESTS=ON >/dev/null
+# Two jobs: this machine has two cores.
+cmake --build "$build" -j2
+
+# Every process the tests start (cosim-dynamics, cosim-recorder, cosim-report, cosim.sh)
+# inherits these. abort_on_error: a finding ends the process with SIGABRT, never with an exit
+# code a test could mistake for one of ours (ASan's default exit code 1 is kExitInternal).
+# LeakSanitizer works in this container (checked: it needs ptrace-like thread suspension,
+# which some sandboxes forbid; there it would have to be detect_leaks=0).
+symbolizer=$(command -v llvm-symbolizer || true)
+common="abort_on_error=1:symbolize=1${symbolizer:+:external_symbolizer_path=$symbolizer}"
+export ASAN_OPTIONS="$common:detect_leaks=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1:strict_string_checks=1"
+export UBSAN_OPTIONS="$common:print_stacktrace=1:halt_on_error=1"
+export LSAN_OPTIONS="$common"
+
+cd "$build"
+rc=0
+ctest --output-on-failure --timeout 600 -L "unit|integration" "$@" || rc=$?
+
+if [ "$rc" -ne 0 ]; then
+  # The first lines of each sanitizer report in the failed tests' output: what, where
+  # (file:line of the first frames) and the summary.
+  echo "sanitize: ctest failed (exit $rc); sanitizer reports in the test output:" >&2
+  awk '/^[0-9]+\/[0-9]+ Testing: / { test = $3 }
+       /ERROR: (Address|Leak)Sanitizer|runtime error:|^SUMMARY: [A-Za-z]+Sanitizer/ {
+         print "  [" test "] " $0; frames = 4; next }
+       frames > 0 && /^ +#[0-9]+ / { print "  [" test "]     " $0; frames-- }' \
+    Testing/Temporary/LastTest.log >&2 || true
+fi
+exit "$rc"
