@@ -54,10 +54,15 @@ struct Loaded {
 Loaded load(const fs::path& run_dir) {
   Loaded l;
   const fs::path run_json = run_dir / "run.json";
+  std::error_code ec;
+  if (!fs::is_regular_file(run_json, ec)) {
+    throw std::runtime_error(run_json.string() + ": no such file (is " + run_dir.string() + " a run folder?)");
+  }
   try {
     boost::property_tree::read_json(run_json.string(), l.run);
   } catch (const boost::property_tree::json_parser_error& e) {
-    throw std::runtime_error(run_json.string() + ":" + std::to_string(e.line()) + ": " + e.message());
+    const std::string line = e.line() > 0 ? ":" + std::to_string(e.line()) : "";
+    throw std::runtime_error(run_json.string() + line + ": " + e.message());
   }
   if (const auto joints = l.run.get_child_optional("joint_names")) {
     for (const auto& child : *joints) l.joints.push_back(child.second.data());

@@ -149,12 +149,18 @@ void Loader::instantiate(const XmlFile& file, pugi::xml_node el, Kind kind, int 
 
   const fs::path path = root_ / folder / (stem + ".xml");
   std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) {
-    file.fail(a.attr(a.has("file") ? "file" : "name"), el,
-              std::string(element) + " file not found: " + path.string());
-  }
+  const auto where = a.attr(a.has("file") ? "file" : "name");
+  if (!fs::exists(path, ec)) file.fail(where, el, std::string(element) + " file not found: " + path.string());
   const fs::path canonical = fs::canonical(path, ec);
   if (ec) file.fail(el, "cannot resolve " + path.string() + ": " + ec.message());
+  // Like meshes, object files stay inside the scene root once ".." and symlinks are resolved.
+  if (!is_inside(root_, canonical)) {
+    file.fail(where, el, std::string(element) + " file " + path.string() + " resolves to " + canonical.string() +
+                             ", outside the scene root " + root_.string());
+  }
+  if (!fs::is_regular_file(canonical, ec)) {
+    file.fail(where, el, std::string(element) + " file is not a regular file: " + path.string());
+  }
   if (std::find(stack_.begin(), stack_.end(), canonical) != stack_.end()) {
     std::string chain;
     for (const fs::path& p : stack_) chain += p.stem().string() + " -> ";

@@ -382,6 +382,12 @@ std::unique_ptr<FifoChannel> FifoChannel::connect(const FifoOptions& options) {
     if (st.st_uid != ::geteuid()) {
       fail(Kind::bad_input, where + ": directory is " + owner_text(st) + "; refusing it");
     }
+    if ((st.st_mode & 077) != 0) {  // as the dynamics checks it: others could read the frames
+      char mode[8];
+      std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+      fail(Kind::bad_input, where + ": directory is accessible by group/others (mode " + mode +
+                                "); chmod 700 it or use another directory");
+    }
 
     UniqueFd read_fd(::openat(dir_fd.get(), kD2v, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC));
     if (!read_fd) {

@@ -2,10 +2,12 @@
 #include <cosim/wire/framing.hpp>
 
 #include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/stubs/logging.h>
 
 #include <climits>
 #include <cstring>
 #include <limits>
+#include <mutex>
 #include <stdexcept>
 
 namespace cosim::wire {
@@ -51,6 +53,10 @@ std::error_code parse_header(std::span<const std::byte, kHeaderBytes> header,
 }
 
 std::error_code decode_payload(std::span<const std::byte> payload, cosim::v1::Envelope& env) {
+  // libprotobuf reports some parse failures itself (invalid UTF-8 in a string) on stderr; a
+  // bad payload is our error to report, in one line: keep its own log out of it.
+  static std::once_flag quiet;
+  std::call_once(quiet, [] { google::protobuf::SetLogHandler(nullptr); });
   if (payload.size() > static_cast<std::size_t>(INT_MAX)) return Errc::malformed_payload;
   const auto* data = reinterpret_cast<const std::uint8_t*>(payload.data());
   const int size = static_cast<int>(payload.size());

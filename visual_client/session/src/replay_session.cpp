@@ -8,10 +8,18 @@
 
 namespace cosim::visual {
 
-ReplaySession::ReplaySession(const std::filesystem::path& cosimlog, bool as_fast_as_possible, util::EventLog& log)
-    : path_(cosimlog), as_fast_as_possible_(as_fast_as_possible), log_(log) {
+namespace {
+/// A run folder stands for its frames.cosimlog.
+std::filesystem::path recording_in(const std::filesystem::path& path) {
+  std::error_code ec;
+  return std::filesystem::is_directory(path, ec) ? path / "frames.cosimlog" : path;
+}
+}  // namespace
+
+ReplaySession::ReplaySession(const std::filesystem::path& given, bool as_fast_as_possible, util::EventLog& log)
+    : path_(recording_in(given)), as_fast_as_possible_(as_fast_as_possible), log_(log) {
   try {
-    reader_ = std::make_unique<wire::CosimLogReader>(cosimlog);
+    reader_ = std::make_unique<wire::CosimLogReader>(path_);
   } catch (const std::exception& e) {
     throw util::BadInputError(std::string("--replay: ") + e.what());
   }
@@ -29,12 +37,12 @@ ReplaySession::ReplaySession(const std::filesystem::path& cosimlog, bool as_fast
       recorded_positions_[report.frame_seq() - 1].assign(report.positions_m().begin(), report.positions_m().end());
     }
   }
-  if (!have_hello) throw util::BadInputError("--replay " + cosimlog.string() + ": no Hello in the recording");
+  if (!have_hello) throw util::BadInputError("--replay " + path_.string() + ": no Hello in the recording");
   if (const std::string problem = hello_problem(hello_); !problem.empty()) {
-    throw util::BadInputError("--replay " + cosimlog.string() + ": " + problem);
+    throw util::BadInputError("--replay " + path_.string() + ": " + problem);
   }
-  reader_ = std::make_unique<wire::CosimLogReader>(cosimlog);  // again, from the start, for the frames
-  log_.info("replay of " + cosimlog.string() + ": run " + hello_.run_id() + ", backend " + hello_.backend() + ", " +
+  reader_ = std::make_unique<wire::CosimLogReader>(path_);  // again, from the start, for the frames
+  log_.info("replay of " + path_.string() + ": run " + hello_.run_id() + ", backend " + hello_.backend() + ", " +
             std::to_string(hello_.frame_count()) + " frames at " + std::to_string(hello_.fps()) + " fps" +
             (as_fast_as_possible_ ? ", as fast as possible" : ""));
 }

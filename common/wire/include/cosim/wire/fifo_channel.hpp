@@ -32,14 +32,17 @@ class FifoChannel final : public Channel {
   /// not owned by the effective uid, a symlink, a DIR accessible by group/others, or a
   /// non-FIFO file named d2v/v2d; replaces stale FIFOs of its own; creates d2v and v2d
   /// (mode 0600); opens v2d for reading, then d2v for writing, waiting up to open_timeout
-  /// for the peer. Removes what it created in its destructor / remove_created_files()
+  /// for the peer. Holds an exclusive flock on DIR for its lifetime: a second dynamics on the
+  /// same DIR is refused (bad input, naming the holder's pid) before it touches the FIFOs.
+  /// Removes what it created in its destructor / remove_created_files()
   /// (the FIFOs, and DIR if it created it and DIR is then empty).
   /// Throws ChannelSetupError.
   static std::unique_ptr<FifoChannel> listen(const FifoOptions& options);
 
   /// Visual side ("client"). Waits up to open_timeout for d2v and v2d to appear, checks DIR
-  /// (not a symlink, owned by euid) and each FIFO (O_NOFOLLOW, fstat: a FIFO owned by euid),
-  /// opens d2v for reading, then v2d for writing. If the server replaces the FIFOs while it
+  /// (not a symlink, owned by euid, not accessible by group/others) and each FIFO (O_NOFOLLOW, fstat: a FIFO owned by euid),
+  /// opens d2v for reading and flocks it (a second visual side is refused, naming the
+  /// holder's pid), then opens v2d for writing. If the server replaces the FIFOs while it
   /// waits (stale files), it starts over on the new ones. Creates and removes nothing.
   /// Throws ChannelSetupError.
   static std::unique_ptr<FifoChannel> connect(const FifoOptions& options);

@@ -19,9 +19,10 @@ namespace cosim::visual {
 /// now is compared with the one reported during the run, if the recording holds it.
 class ReplaySession final : public FrameSource {
  public:
-  /// Reads the recording's Hello and reports. Throws util::BadInputError for an unreadable
-  /// or corrupt log, or one without a Hello.
-  ReplaySession(const std::filesystem::path& cosimlog, bool as_fast_as_possible, util::EventLog& log);
+  /// Reads the recording's Hello and reports: `recording` is a .cosimlog or a run folder (its
+  /// frames.cosimlog). Throws util::BadInputError for an unreadable or corrupt log, or one
+  /// without a Hello.
+  ReplaySession(const std::filesystem::path& recording, bool as_fast_as_possible, util::EventLog& log);
   void accept(const scene::SceneModel& scene) override;
 
   const v1::Hello& hello() const override { return hello_; }
