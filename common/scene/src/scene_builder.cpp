@@ -416,6 +416,9 @@ int SceneBuilder::add_render(int frame, RenderSpec spec) {
 int SceneBuilder::add_probe(int frame, string_view name, const Eigen::Vector3d& p_FP_m,
                             ElementLocation where) {
   check_element_cap(where.element);
+  if (model_.probes_.size() >= kMaxProbes) {
+    fail(where.element, "more than " + std::to_string(kMaxProbes) + " probes in the scene");
+  }
   const int instance = check_frame(frame, "probe", name, where.element);
   check_name("probe", name, name_at(where));
   Probe p;

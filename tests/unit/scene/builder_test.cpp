@@ -328,3 +328,23 @@ TEST(SceneReaders, RefuseAMissingPath) {
 }
 
 }  // namespace
+
+namespace cosim::scene {
+namespace {
+
+TEST(SceneBuilderLimits, MoreThanTheProbeLimitIsAnErrorAtTheProbe) {
+  SceneBuilder b;
+  b.set_name("Many");
+  b.set_root(std::filesystem::temp_directory_path());
+  const int root = b.add_instance(-1, "Many", Eigen::Isometry3d::Identity());
+  for (std::size_t i = 0; i < kMaxProbes; ++i) b.add_probe(root, "p" + std::to_string(i), {0, 0, 0});
+  try {
+    b.add_probe(root, "one_more", {0, 0, 0}, ElementLocation(SourceLocation{"many.xml", 1234}));
+    FAIL() << "accepted";
+  } catch (const SceneError& e) {
+    EXPECT_EQ(std::string(e.what()), "many.xml:1234: more than 1000 probes in the scene");
+  }
+}
+
+}  // namespace
+}  // namespace cosim::scene

@@ -67,6 +67,9 @@ struct Probe {
 inline constexpr int kMinResolution = 3;
 /// ...and at most this many.
 inline constexpr int kMaxResolution = 1024;
+/// Most probes one scene may have: each is reported for every frame (24 bytes on the wire,
+/// 11 columns of probes.csv) and remembered for every frame in flight.
+inline constexpr std::size_t kMaxProbes = 1000;
 
 /// Box with edge lengths along x, y, z [m], centred.
 struct Cuboid {
