@@ -15,7 +15,7 @@
 namespace cosim::test {
 
 Process::Process(const std::filesystem::path& exe, std::vector<std::string> args,
-                 const std::filesystem::path& log_prefix)
+                 const std::filesystem::path& log_prefix, Setup setup)
     : out_path_(log_prefix.string() + ".out"), err_path_(log_prefix.string() + ".err") {
   std::vector<std::string> argv_storage;
   argv_storage.push_back(exe.string());
@@ -25,7 +25,13 @@ Process::Process(const std::filesystem::path& exe, std::vector<std::string> args
   argv.push_back(nullptr);
   pid_ = fork();
   if (pid_ < 0) throw std::runtime_error("fork failed");
+  if (pid_ > 0 && setup.own_process_group) setpgid(pid_, pid_);  // both sides: no race with kill_group
   if (pid_ == 0) {
+    if (setup.own_process_group) setpgid(0, 0);
+    if (setup.file_size_limit) {
+      const rlimit limit{*setup.file_size_limit, *setup.file_size_limit};
+      setrlimit(RLIMIT_FSIZE, &limit);
+    }
     const int out = open(out_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     const int err = open(err_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     dup2(out, STDOUT_FILENO);
@@ -35,6 +41,10 @@ Process::Process(const std::filesystem::path& exe, std::vector<std::string> args
     execv(argv[0], argv.data());
     _exit(127);
   }
+}
+
+void Process::kill_group(int signal) {
+  if (pid_ > 0) ::kill(-pid_, signal);
 }
 
 Process::~Process() {

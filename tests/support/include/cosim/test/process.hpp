@@ -13,9 +13,17 @@ namespace cosim::test {
 
 /// A real child process (fork + execv) with stdout and stderr captured to files, for
 /// integration tests that run the real executables.
+/// How a child Process starts, beyond its arguments.
+struct ProcessSetup {
+  bool own_process_group = false;        ///< setpgid(0, 0): signal it as a terminal would (kill_group)
+  std::optional<rlim_t> file_size_limit;  ///< RLIMIT_FSIZE [bytes]: a disk that fills, without root
+};
+
 class Process {
  public:
-  Process(const std::filesystem::path& exe, std::vector<std::string> args, const std::filesystem::path& log_prefix);
+  using Setup = ProcessSetup;
+  Process(const std::filesystem::path& exe, std::vector<std::string> args, const std::filesystem::path& log_prefix,
+          Setup setup = {});
   ~Process();  // kills (SIGKILL) and reaps a child still running
   Process(const Process&) = delete;
   Process& operator=(const Process&) = delete;
@@ -24,6 +32,9 @@ class Process {
   /// Exit code (128 + signal when killed by a signal), or nullopt on timeout.
   std::optional<int> wait(std::chrono::milliseconds timeout);
   void kill(int signal);
+  /// Signals the child's whole process group (needs Setup::own_process_group), as a terminal's
+  /// Ctrl-C does.
+  void kill_group(int signal);
   bool running();
   std::string out() const;  ///< captured stdout
   std::string err() const;  ///< captured stderr
