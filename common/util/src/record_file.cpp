@@ -13,8 +13,6 @@ namespace cosim::util {
 
 namespace {
 
-constexpr std::size_t kBufferBytes = 64 * 1024;
-
 std::string why(int error) {
   return std::strerror(error);
 }
@@ -42,8 +40,9 @@ int open_for_writing(const std::filesystem::path& path) {
 
 }  // namespace
 
-RecordFile::RecordFile(const std::filesystem::path& path) : path_(path), fd_(open_for_writing(path)) {
-  pending_.reserve(kBufferBytes);
+RecordFile::RecordFile(const std::filesystem::path& path, std::size_t buffer_bytes)
+    : path_(path), fd_(open_for_writing(path)), buffer_bytes_(buffer_bytes) {
+  pending_.reserve(buffer_bytes_);
 }
 
 RecordFile::~RecordFile() {
@@ -58,7 +57,7 @@ RecordFile::~RecordFile() {
 }
 
 void RecordFile::append(std::string_view record) {
-  if (pending_.size() + record.size() > kBufferBytes && !pending_.empty()) flush();
+  if (pending_.size() + record.size() > buffer_bytes_ && !pending_.empty()) flush();
   pending_.append(record);
 }
 

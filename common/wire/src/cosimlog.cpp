@@ -54,7 +54,7 @@ void CosimLogReader::FileCloser::operator()(std::FILE* f) const noexcept { std::
 
 CosimLogWriter::CosimLogWriter(const std::filesystem::path& path, std::uint32_t proto_major,
                                std::uint32_t proto_minor)
-    : path_(path.string()), file_(path) {
+    : path_(path.string()), file_(path, 64 * 1024) {  // a record per message: few, large writes
   const std::string header = std::string(kHeaderPrefix) + std::to_string(proto_major) + "." +
                              std::to_string(proto_minor) + "\n";
   file_.append(header);

@@ -11,7 +11,8 @@ namespace cosim::util {
 
 /// Buffered CSV file: a header row, then rows of numbers written with the shortest
 /// representation that round-trips (std::to_chars), so a reader gets the exact doubles.
-/// Rows are whole on disk whatever happens (util::RecordFile).
+/// Rows are whole on disk whatever happens (util::RecordFile), and reach it every 8 KiB, so
+/// a running table can be followed (tail -f) and a crash loses little.
 class CsvWriter {
  public:
   /// Creates (truncates) path. Throws util::OutputError naming the path on failure.

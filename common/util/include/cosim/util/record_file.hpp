@@ -17,13 +17,14 @@ namespace cosim::util {
 /// tear the last record, which readers of our tables tolerate.
 class RecordFile {
  public:
-  /// Creates (truncates) `path`. Throws util::OutputError naming it.
-  explicit RecordFile(const std::filesystem::path& path);
+  /// Creates (truncates) `path`; records are written once `buffer_bytes` are pending. Throws
+  /// util::OutputError naming it.
+  explicit RecordFile(const std::filesystem::path& path, std::size_t buffer_bytes = 8 * 1024);
   ~RecordFile();
   RecordFile(const RecordFile&) = delete;
   RecordFile& operator=(const RecordFile&) = delete;
 
-  /// Appends one whole record (buffered; written once the buffer holds 64 KiB). Throws
+  /// Appends one whole record (buffered; written once the buffer is full). Throws
   /// util::OutputError when a write fails; the file then ends at the last whole record.
   void append(std::string_view record);
   /// Writes every buffered record. Throws util::OutputError as append().
@@ -35,6 +36,7 @@ class RecordFile {
  private:
   std::filesystem::path path_;
   int fd_ = -1;
+  std::size_t buffer_bytes_;
   std::string pending_;
   std::uint64_t committed_ = 0;
   bool failed_ = false;
