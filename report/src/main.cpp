@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   if (const int code = cosim::util::parse_command_line(app, argc, argv); code >= 0) return code;
   try {
     const auto facts = cosim::report::read_run(run_dir);
+    for (const auto& note : facts.notes) std::fprintf(stderr, "cosim-report: note: %s\n", note.c_str());
     const auto pngs = cosim::report::write_report(run_dir, facts, width, height);
     std::printf("report: %s (%zu plots)\n", (run_dir / "report.md").c_str(), pngs.size());
     return cosim::util::kExitOk;

@@ -135,6 +135,16 @@ RunFacts read_run(const fs::path& run_dir) {
   if (const auto probes = l.run.get_child_optional("probe_names")) {
     for (const auto& child : *probes) f.probes.push_back(child.second.data());
   }
+  if (f.status == "running") {
+    f.notes.push_back("run.json still says \"running\": the dynamics ended without finishing it (killed?); "
+                      "the figures below cover what was written until then.");
+  }
+  for (const auto* table : {&l.dynamics, &l.probes}) {
+    if (table->torn_line() != 0) {
+      f.notes.push_back(table->path().filename().string() + ": its last line (" + std::to_string(table->torn_line()) +
+                        ") was cut off mid-row and is left out.");
+    }
+  }
   f.reports = l.probes.rows();
   f.delay_frames = summary_of(l.probes.column("delay_frames"));
   f.delay_sim_s = summary_of(l.probes.column("delay_sim_s"));
@@ -260,6 +270,7 @@ std::vector<fs::path> write_report(const fs::path& run_dir, const RunFacts& f, i
   md << "# cosim run " << f.run_id << "\n\n";
   md << "backend `" << f.backend << "`, mode `" << f.mode << "`, " << fmt("%g", f.fps) << " fps, scene `" << f.scene
      << "`, status **" << f.status << "**\n\n";
+  for (const auto& note : f.notes) md << "> **Note:** " << note << "\n\n";
   md << "| count | value |\n|---|---|\n";
   md << "| frames sent | " << f.frames_sent << " |\n| probe reports | " << f.reports << " |\n";
   md << "| frames skipped by the visual side | " << f.frames_skipped << " |\n| realtime overruns | " << f.overruns

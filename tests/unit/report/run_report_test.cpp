@@ -137,6 +137,24 @@ TEST_F(RunReportTest, ABrokenRunJsonIsNamedWithItsLine) {
   }
 }
 
+TEST_F(RunReportTest, AKilledRunIsReportedWithItsTornRowLeftOut) {
+  write_run();
+  // What SIGKILL can leave: run.json of the start, a table cut mid-row.
+  std::string json;
+  {
+    std::ifstream in(folder_.run_json());
+    json.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  json.replace(json.find("\"ok\""), 4, "\"running\"");
+  std::ofstream(folder_.run_json()) << json;
+  std::ofstream(folder_.dynamics_csv(), std::ios::app) << "11.5,23,1.1";
+  const RunFacts f = read_run(folder_.dir);
+  ASSERT_EQ(f.notes.size(), 2u);
+  EXPECT_NE(f.notes[0].find("running"), std::string::npos) << f.notes[0];
+  EXPECT_NE(f.notes[1].find("dynamics.csv: its last line (23)"), std::string::npos) << f.notes[1];
+  EXPECT_EQ(f.reference_rows, 11u) << "the torn row is not counted";
+}
+
 TEST_F(RunReportTest, AMissingTableIsNamed) {
   write_run();
   fs::remove(folder_.probes_csv());

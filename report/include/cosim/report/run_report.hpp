@@ -21,6 +21,9 @@ struct RunFacts {
   bool has_reference = false;
   std::size_t reference_rows = 0;  // dynamics.csv rows after the transient
   double max_dev_x_m = 0, max_dev_y_m = 0, max_dev_phi_rad = 0;
+  /// What the reader of the report must know about the files themselves: a run that never
+  /// ended (run.json still "running": the dynamics was killed), a torn last row left out.
+  std::vector<std::string> notes;
 };
 
 /// Reads a run folder. Throws std::runtime_error naming the file on missing or bad input.

@@ -17,6 +17,7 @@ class CsvTable {
   static CsvTable read(const std::filesystem::path& path);
 
   const std::vector<std::string>& columns() const { return columns_; }
+  const std::filesystem::path& path() const { return path_; }
   std::size_t rows() const { return rows_; }
   /// Line number of a torn last line that was left out, or 0.
   std::size_t torn_line() const { return torn_line_; }
