@@ -2,13 +2,18 @@
 // codes, a slow renderer in free mode. Runs under the X server of xvfb-run (scripts/test.sh).
 #include <gtest/gtest.h>
 
+#include <signal.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <regex>
+#include <sstream>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -272,6 +277,75 @@ TEST_F(VisualTest, NoDisplayAndNoXvfbIsOneClearError) {
     EXPECT_NE(err.find("Xvfb is not on PATH"), std::string::npos) << err;
     EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
   });
+}
+
+}  // namespace
+}  // namespace cosim::test
+
+namespace cosim::test {
+namespace {
+
+/// Pids of the processes whose parent is `parent` and whose command is `name` (from /proc).
+std::vector<pid_t> children_named(pid_t parent, const std::string& name) {
+  std::vector<pid_t> found;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string pid_text = entry.path().filename().string();
+    if (pid_text.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream stat(entry.path() / "stat");
+    std::string line;
+    if (!std::getline(stat, line)) continue;
+    const auto open = line.find('('), close = line.rfind(')');
+    if (open == std::string::npos || close == std::string::npos) continue;
+    const std::string comm = line.substr(open + 1, close - open - 1);
+    std::istringstream rest(line.substr(close + 2));
+    char state = 0;
+    pid_t ppid = 0;
+    rest >> state >> ppid;
+    if (ppid == parent && comm == name) found.push_back(static_cast<pid_t>(std::stol(pid_text)));
+  }
+  return found;
+}
+
+/// True while `pid` runs: not gone and not a zombie waiting for a parent to reap it (in a
+/// container, whoever adopted it may never do).
+bool running(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return false;
+  const auto close = line.rfind(')');
+  return close != std::string::npos && close + 2 < line.size() && line[close + 2] != 'Z';
+}
+
+TEST_F(VisualTest, ItsOwnXvfbDiesWithItEvenAfterSigkill) {
+  for (const int signal : {0, SIGKILL}) {
+    std::unique_ptr<Process> visual;
+    with_environment(std::getenv("PATH"), "", [&] {
+      ::unsetenv("DISPLAY");
+      visual = start_visual({"--bench-frames", signal == 0 ? "20" : "1000000", "--size", "320x180"},
+                            signal == 0 ? "visual-done" : "visual-killed");
+    });
+    std::vector<pid_t> xvfb;
+    for (int i = 0; i < 200 && xvfb.empty() && visual->running(); ++i) {
+      xvfb = children_named(visual->pid(), "Xvfb");
+      std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    }
+    if (signal == 0 && xvfb.empty()) {
+      // A quick bench may be over before we look; it must still have ended cleanly.
+      EXPECT_EQ(finish(*visual, "cosim-visual", 60), 0) << visual->err();
+      continue;
+    }
+    ASSERT_EQ(xvfb.size(), 1u) << "cosim-visual without DISPLAY starts one Xvfb";
+    if (signal != 0) visual->kill(signal);
+    const int code = finish(*visual, "cosim-visual", 60);
+    EXPECT_EQ(code, signal == 0 ? 0 : 128 + signal) << visual->err();
+    bool gone = false;
+    for (int i = 0; i < 200 && !gone; ++i) {
+      // Ended by us at exit, or by the kernel's parent-death signal after SIGKILL.
+      gone = !running(xvfb[0]);
+      if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    }
+    EXPECT_TRUE(gone) << "Xvfb " << xvfb[0] << " outlived cosim-visual (signal " << signal << ")";
+  }
 }
 
 }  // namespace
