@@ -42,8 +42,8 @@ symbolizer=$(command -v llvm-symbolizer || true)
 export ASAN_OPTIONS="detect_leaks=1:symbolize=1${symbolizer:+:external_symbolizer_path=$symbolizer}"
 export UBSAN_OPTIONS="print_stacktrace=1:symbolize=1${symbolizer:+:external_symbolizer_path=$symbolizer}"
 
-# The targets write every input to a file in a scratch folder under TMPDIR: on tmpfs that runs
-# 2-3x faster than on this machine's ext4. Removed at exit, with what crashing processes leave.
+# The targets write every input to a file in a scratch folder under TMPDIR: on tmpfs they run
+# several times faster than on this ext4 disk. Removed at exit, with what crashing processes leave.
 scratch=$(mktemp -d "$( [ -w /dev/shm ] && echo /dev/shm || echo "$build")/cosim-fuzz.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 
@@ -77,9 +77,12 @@ for name in "${targets[@]}"; do
   if [ "$rc" -ne 0 ]; then
     failed+=("$name")
     echo "fuzz: $name FAILED (exit $rc); first lines of the report:" >&2
-    # From the first report line (sanitizer, our own check, libFuzzer's deadly signal/timeout/OOM).
-    awk '/^==[0-9]+==|^cosim fuzz:|runtime error:|ERROR: libFuzzer|^SUMMARY/ { on = 1 } on && n++ < 25' \
-      "$work/fuzz.log" | sed 's/^/    /' >&2
+    # From the first report line (sanitizer, our own check, libFuzzer's deadly signal/timeout/OOM),
+    # without the stack frames of libFuzzer, the sanitizer runtime and libc.
+    awk '/^==[0-9]+==|^cosim fuzz:|runtime error:|ERROR: libFuzzer|^SUMMARY/ { on = 1 }
+         on && /^MS: [0-9]|^Shadow bytes around/ { exit }
+         / in (fuzzer::|__sanitizer_|__asan_|__ubsan_|__libc_|_start |__pthread_kill|raise |abort |main \()|libc\.so/ { next }
+         on && n++ < 25' "$work/fuzz.log" | sed 's/^/    /' >&2
     for f in "$crashes"/*; do [ -e "$f" ] && echo "fuzz: $name input saved: ${f#$root/}" >&2; done
   fi
 done

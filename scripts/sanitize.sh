@@ -44,7 +44,7 @@ export LSAN_OPTIONS="$common"
 
 cd "$build"
 rc=0
-ctest --output-on-failure --timeout 600 -L "unit|integration" "$@" || rc=$?
+ctest --output-on-failure --timeout 600 -L "unit|integration|hostile" "$@" || rc=$?
 
 if [ "$rc" -ne 0 ]; then
   # The first lines of each sanitizer report in the failed tests' output: what, where
