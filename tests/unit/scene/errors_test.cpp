@@ -89,6 +89,12 @@ TEST(SceneErrors, MeshOutsideRootByDotDot) {
 TEST(SceneErrors, MeshOutsideRootBySymlink) {
   expect_error("bad_mesh_symlink", "robots/R.xml", 2, "outside the scene root");
 }
+TEST(SceneErrors, ObjectOutsideRootBySymlink) {
+  expect_error("bad_object_symlink", "robots/R.xml", 6, "outside the scene root");
+}
+TEST(SceneErrors, ObjectFileThatIsNotAFile) {
+  expect_error("bad_object_not_file", "robots/R.xml", 6, "is not a regular file");
+}
 TEST(SceneErrors, BadNumberText) {
   expect_error("bad_number_text", "robots/R.xml", 2, "bad number 'abc' in attribute 'lx'");
 }
