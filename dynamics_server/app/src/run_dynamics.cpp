@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cosim/dynamics/backend.hpp"
@@ -84,9 +85,12 @@ class DynamicsRun {
  private:
   std::string run_json(const protocol::Outcome& outcome, double wall_s) const;
   void print_summary(double wall_s) const;
+  /// Frames sent to a peer (0 without one) and the largest skip count the peer reported.
+  std::pair<std::uint64_t, std::uint64_t> sent_and_skipped(const ComparisonSummary& s) const;
 
   const DynamicsOptions& options_;
   std::uint64_t frame_count_ = 0;
+  protocol::ChannelSpec channel_;
   std::filesystem::path scene_path_;
   std::unique_ptr<Params> params_;
   std::unique_ptr<Backend> backend_;
@@ -125,7 +129,7 @@ void DynamicsRun::prepare() {
                               fmt(" gives more than %.0f dynamics.csv rows", kMaxFrames));
   }
   frame_count_ = static_cast<std::uint64_t>(frames);
-  protocol::parse_channel_spec(options_.channel);  // a bad --channel is bad input, said now
+  channel_ = protocol::parse_channel_spec(options_.channel);  // a bad --channel is bad input, said now
 
   const BackendEntry* entry = &find_backend(options_.backend);
   const std::filesystem::path* file = options_.params_file ? &*options_.params_file : nullptr;
@@ -156,7 +160,7 @@ void DynamicsRun::execute() {
   record_ = std::make_unique<RunRecord>(*folder_, kinematics_->joint_columns(backend_->joint_names()),
                                         kinematics_->probe_names(), backend_->output_names());
 
-  const protocol::ChannelSpec spec = protocol::parse_channel_spec(options_.channel);
+  const protocol::ChannelSpec& spec = channel_;
   if (spec.none()) {
     log_->info("channel none: running without a visual side");
   } else {
@@ -279,8 +283,7 @@ std::string DynamicsRun::run_json(const protocol::Outcome& outcome, double wall_
   json.field("probe_names", std::span<const std::string>(kinematics_ ? kinematics_->probe_names() : no_probes));
   json.begin_object("peer").field("kind", peer_.kind).field("software_version", peer_.software_version)
       .field("scene", peer_.scene).end_object();
-  const std::uint64_t frames_sent = session_ && loop_ ? loop_->frames_sent() : 0;
-  const std::uint64_t skipped = std::max(s.frames_skipped, session_ ? session_->peer_frames_skipped() : 0);
+  const auto [frames_sent, skipped] = sent_and_skipped(s);
   json.begin_object("summary")
       .field("frames_sent", frames_sent)
       .field("reports_received", s.reports)
@@ -296,10 +299,14 @@ std::string DynamicsRun::run_json(const protocol::Outcome& outcome, double wall_
   return json.str();
 }
 
+std::pair<std::uint64_t, std::uint64_t> DynamicsRun::sent_and_skipped(const ComparisonSummary& s) const {
+  const std::uint64_t frames_sent = session_ && loop_ ? loop_->frames_sent() : 0;
+  return {frames_sent, std::max(s.frames_skipped, session_ ? session_->peer_frames_skipped() : 0)};
+}
+
 void DynamicsRun::print_summary(double wall_s) const {
   const ComparisonSummary s = comparator_ ? comparator_->summary() : ComparisonSummary{};
-  const std::uint64_t frames_sent = session_ && loop_ ? loop_->frames_sent() : 0;
-  const std::uint64_t skipped = std::max(s.frames_skipped, session_ ? session_->peer_frames_skipped() : 0);
+  const auto [frames_sent, skipped] = sent_and_skipped(s);
   std::printf("run folder: %s\n", folder_->dir.c_str());
   std::printf("wall time %.3f s; frames sent %llu, reports %llu, skipped by visual %llu, overruns %llu\n", wall_s,
               static_cast<unsigned long long>(frames_sent), static_cast<unsigned long long>(s.reports),
