@@ -23,5 +23,11 @@ function(cosim_add_test name)
   if(arg_TIMEOUT)
     list(APPEND properties TIMEOUT ${arg_TIMEOUT})
   endif()
-  gtest_discover_tests(${name} PROPERTIES ${properties})
+  # Cross-built (Windows under Wine): list the tests when CTest runs, not at build time,
+  # where a starting wineserver would hold the build's output pipe open.
+  set(discovery_mode POST_BUILD)
+  if(CMAKE_CROSSCOMPILING)
+    set(discovery_mode PRE_TEST)
+  endif()
+  gtest_discover_tests(${name} PROPERTIES ${properties} DISCOVERY_MODE ${discovery_mode} DISCOVERY_TIMEOUT 60)
 endfunction()

@@ -4,7 +4,7 @@
 # cosim::protocol (tests/install builds such a consumer against a real install).
 include(CMakePackageConfigHelpers)
 
-set(cosim_exported cosim_proto cosim_util cosim_wire cosim_protocol cosim_scene)
+set(cosim_exported cosim_proto cosim_platform cosim_util cosim_wire cosim_protocol cosim_scene)
 foreach(target IN LISTS cosim_exported)
   string(REPLACE "cosim_" "" export_name ${target})
   set_target_properties(${target} PROPERTIES EXPORT_NAME ${export_name})
@@ -12,7 +12,7 @@ endforeach()
 install(TARGETS ${cosim_exported} EXPORT cosimTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-foreach(layer util wire protocol scene)
+foreach(layer platform util wire protocol scene)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/common/${layer}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 endforeach()
 install(FILES ${PROJECT_BINARY_DIR}/proto/gen/cosim/v1/cosim.pb.h ${PROJECT_SOURCE_DIR}/proto/cosim/v1/cosim.proto

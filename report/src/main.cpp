@@ -6,10 +6,10 @@
 
 #include <CLI/CLI.hpp>
 
-#include "cosim/util/cli.hpp"
-
-#include "cosim/util/exit_codes.hpp"
+#include "cosim/platform/paths.hpp"
 #include "cosim/report/run_report.hpp"
+#include "cosim/util/cli.hpp"
+#include "cosim/util/exit_codes.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"cosim-report: writes report.md and plots/*.png (drawn by gnuplot) into a run folder of "
@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
     const auto facts = cosim::report::read_run(run_dir);
     for (const auto& note : facts.notes) std::fprintf(stderr, "cosim-report: note: %s\n", note.c_str());
     const auto pngs = cosim::report::write_report(run_dir, facts, width, height);
-    std::printf("report: %s (%zu plots)\n", (run_dir / "report.md").c_str(), pngs.size());
+    std::printf("report: %s (%zu plots)\n", cosim::platform::utf8(run_dir / "report.md").c_str(), pngs.size());
     return cosim::util::kExitOk;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "cosim-report: error: %s\n", e.what());

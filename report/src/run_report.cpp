@@ -1,9 +1,5 @@
 #include "cosim/report/run_report.hpp"
 
-#include <fcntl.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -13,6 +9,8 @@
 #include <boost/property_tree/json_parser.hpp>
 #include <boost/property_tree/ptree.hpp>
 
+#include "cosim/platform/paths.hpp"
+#include "cosim/platform/process.hpp"
 #include "cosim/util/csv_reader.hpp"
 
 namespace cosim::report {
@@ -82,26 +80,26 @@ std::string joint_column(const Loaded& l, const std::string& leaf, const char* u
 
 /// Runs gnuplot on script inside dir; throws with gnuplot's stderr on failure.
 void run_gnuplot(const fs::path& dir, const fs::path& script) {
-  const fs::path err_path = dir / (script.stem().string() + ".gnuplot.err");
-  const pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error("cannot start gnuplot: fork failed");
-  if (pid == 0) {
-    if (chdir(dir.c_str()) != 0) _exit(126);
-    const int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (err >= 0) dup2(err, STDERR_FILENO);
-    execlp("gnuplot", "gnuplot", script.filename().c_str(), static_cast<char*>(nullptr));
-    _exit(127);
+  fs::path err_path = dir / script.stem();
+  err_path += ".gnuplot.err";
+  int code = 0;
+  try {
+    platform::Process gnuplot("gnuplot", {platform::utf8(script.filename())},
+                              {.working_dir = platform::utf8(dir), .stderr_file = platform::utf8(err_path)});
+    code = gnuplot.wait();
+  } catch (const platform::ProcessStartError& e) {
+    std::error_code ec;
+    fs::remove(err_path, ec);  // made for a gnuplot that never ran
+    if (e.program_not_found()) {
+      throw std::runtime_error("the gnuplot program is not installed (Debian: package gnuplot-nox; Windows: gnuplot on PATH): cannot draw " +
+                               platform::utf8(script));
+    }
+    throw std::runtime_error(std::string(e.what()) + ": cannot draw " + platform::utf8(script));
   }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  std::ifstream err_in(err_path);
-  std::string err((std::istreambuf_iterator<char>(err_in)), std::istreambuf_iterator<char>());
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
-    throw std::runtime_error("the gnuplot program is not installed (Debian package gnuplot-nox): cannot draw " +
-                             script.string());
-  }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    throw std::runtime_error("gnuplot failed on " + script.string() + ": " + err);
+  if (code != 0) {
+    std::ifstream err_in(err_path);
+    const std::string err((std::istreambuf_iterator<char>(err_in)), std::istreambuf_iterator<char>());
+    throw std::runtime_error("gnuplot failed on " + platform::utf8(script) + ": " + err);
   }
   fs::remove(err_path);
 }

@@ -1,6 +1,5 @@
 // cosim-recorder: the recorder stub. Speaks the visual side of the protocol with the
 // scene's kinematics and no graphics, so the whole loop runs headless (CI, benchmarks).
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>

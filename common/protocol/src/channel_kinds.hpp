@@ -8,8 +8,9 @@
 
 namespace cosim::protocol::detail {
 
-ChannelKind fifo_channel_kind();
+ChannelKind fifo_channel_kind();  // POSIX; on Windows an unavailable row
 ChannelKind mem_channel_kind();
+ChannelKind pipe_channel_kind();  // Windows; elsewhere an unavailable row
 
 /// The usages of the available kinds: "fifo:DIR or mem:NAME".
 std::string openable_forms();

@@ -1,9 +1,5 @@
 #include "cosim/protocol/channel_spec.hpp"
 
-#include <unistd.h>
-
-#include <cstdlib>
-
 #include "channel_kinds.hpp"
 #include "cosim/util/errors.hpp"
 
@@ -40,7 +36,7 @@ std::span<const ChannelKind> channel_kinds() {
   static const ChannelKind kinds[] = {
       detail::fifo_channel_kind(),
       detail::mem_channel_kind(),
-      detail::unavailable_channel_kind("pipe", "pipe:NAME", "Windows named pipe \\\\.\\pipe\\NAME", "is Windows only"),
+      detail::pipe_channel_kind(),
       detail::unavailable_channel_kind("shm", "shm:NAME", "shared memory (Boost.Interprocess)", "is not implemented yet"),
       detail::unavailable_channel_kind("tcp", "tcp:HOST:PORT", "TCP connection (Boost.Asio)", "is not implemented yet"),
   };
@@ -82,12 +78,6 @@ std::unique_ptr<wire::Channel> open_channel(const ChannelSpec& spec, ChannelRole
   }
   return role == ChannelRole::dynamics ? kind->open_dynamics(spec, open_timeout)
                                        : kind->open_visual(spec, open_timeout);
-}
-
-std::string default_channel_text() {
-  const char* tmp = std::getenv("TMPDIR");
-  return std::string("fifo:") + (tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/cosim-" +
-         std::to_string(geteuid());
 }
 
 }  // namespace cosim::protocol

@@ -3,24 +3,14 @@
 #include <cstdlib>
 #include <system_error>
 
+#include "cosim/platform/paths.hpp"
 #include "cosim/scene/error.hpp"
 
 namespace cosim::scene {
 
-namespace {
-
-/// The running executable's folder; empty if the platform cannot say.
-std::filesystem::path executable_dir() {
-  std::error_code ec;
-  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return ec ? std::filesystem::path() : exe.parent_path();
-}
-
-}  // namespace
-
 std::filesystem::path scenes_root() {
-  if (const char* dir = std::getenv("COSIM_SCENES_DIR"); dir != nullptr && *dir != '\0') return dir;
-  return (executable_dir() / ".." / "share" / "cosim" / "scenes").lexically_normal();
+  if (const char* dir = std::getenv("COSIM_SCENES_DIR"); dir != nullptr && *dir != '\0') return platform::path_from_utf8(dir);
+  return (platform::executable_path().parent_path() / ".." / "share" / "cosim" / "scenes").lexically_normal();
 }
 
 std::filesystem::path find_default_scene(std::string_view name) {

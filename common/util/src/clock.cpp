@@ -2,21 +2,15 @@
 
 #include <ctime>
 
+#include "cosim/platform/clock.hpp"
+
 namespace cosim::util {
 
-std::int64_t steady_ns() noexcept {
-  // CLOCK_MONOTONIC directly: std::chrono::steady_clock is the same clock on Linux, but
-  // stating it makes the cross-process comparison of sent_ns/received_ns explicit.
-  timespec ts{};
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
+std::int64_t steady_ns() noexcept { return platform::monotonic_ns(); }
 
 namespace {
 std::string format_utc(const char* format) {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
+  const std::tm tm = platform::utc_calendar(std::time(nullptr));
   char buf[64];
   const std::size_t n = std::strftime(buf, sizeof buf, format, &tm);
   return std::string(buf, n);

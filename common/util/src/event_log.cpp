@@ -4,6 +4,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "cosim/platform/output_file.hpp"
 #include "cosim/util/errors.hpp"
 #include "cosim/util/text.hpp"
 
@@ -12,7 +13,7 @@ namespace cosim::util {
 EventLog::EventLog(std::string program, const std::filesystem::path& path, bool echo_info_to_stderr)
     : program_(std::move(program)), echo_(echo_info_to_stderr), start_(std::chrono::steady_clock::now()) {
   if (!path.empty()) {
-    file_ = std::fopen(path.c_str(), "a");
+    file_ = platform::open_file(path, "ab");
     if (file_ == nullptr) {
       throw OutputError(path.string() + ": cannot create the log: " + std::strerror(errno));
     }

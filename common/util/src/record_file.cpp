@@ -1,47 +1,35 @@
 #include "cosim/util/record_file.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 
+#include "cosim/platform/output_file.hpp"
+#include "cosim/platform/paths.hpp"
 #include "cosim/util/errors.hpp"
 
 namespace cosim::util {
 
 namespace {
 
-std::string why(int error) {
-  return std::strerror(error);
-}
+using platform::OutputFile;
 
-/// Writes all of `bytes` at `offset` (pwrite: no shared file position). Returns 0 or errno.
-int write_all_at(int fd, std::string_view bytes, std::uint64_t offset) {
-  while (!bytes.empty()) {
-    const ssize_t n = ::pwrite(fd, bytes.data(), bytes.size(), static_cast<off_t>(offset));
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return errno;
-    }
-    if (n == 0) return ENOSPC;
-    bytes.remove_prefix(static_cast<std::size_t>(n));
-    offset += static_cast<std::uint64_t>(n);
+std::unique_ptr<OutputFile> open_for_writing(const std::filesystem::path& path, OutputFile::Open how) {
+  auto file = std::make_unique<OutputFile>(path, how);
+  if (!file->ok()) {
+    throw OutputError(platform::utf8(path) + ": cannot " +
+                      (how == OutputFile::Open::existing ? "open for writing" : "create") + ": " +
+                      platform::error_text(file->error()));
   }
-  return 0;
+  return file;
 }
 
-int open_for_writing(const std::filesystem::path& path) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw OutputError(path.string() + ": cannot create: " + why(errno));
-  return fd;
+[[noreturn]] void fail_write(const std::filesystem::path& path, std::error_code error, std::string_view after = {}) {
+  throw OutputError(platform::utf8(path) + ": cannot write: " + platform::error_text(error) + std::string(after));
 }
 
 }  // namespace
 
 RecordFile::RecordFile(const std::filesystem::path& path, std::size_t buffer_bytes)
-    : path_(path), fd_(open_for_writing(path)), buffer_bytes_(buffer_bytes) {
+    : path_(path), file_(open_for_writing(path, OutputFile::Open::create_or_truncate)), buffer_bytes_(buffer_bytes) {
   pending_.reserve(buffer_bytes_);
 }
 
@@ -53,7 +41,6 @@ RecordFile::~RecordFile() {
       // Destructors do not throw; whoever cares has called flush() and seen the error.
     }
   }
-  ::close(fd_);
 }
 
 void RecordFile::append(std::string_view record) {
@@ -63,12 +50,11 @@ void RecordFile::append(std::string_view record) {
 
 void RecordFile::flush() {
   if (pending_.empty() || failed_) return;
-  if (const int error = write_all_at(fd_, pending_, committed_); error != 0) {
+  if (const auto error = file_->write_at(pending_, committed_)) {
     failed_ = true;
     // Cut back to whole records: a torn record would make the file unreadable.
-    const bool cut = ::ftruncate(fd_, static_cast<off_t>(committed_)) == 0;
-    throw OutputError(path_.string() + ": cannot write: " + why(error) +
-                      (cut ? " (the file ends at its last whole record)" : ""));
+    const bool cut = !file_->truncate(committed_);
+    fail_write(path_, error, cut ? " (the file ends at its last whole record)" : "");
   }
   committed_ += pending_.size();
   pending_.clear();
@@ -76,22 +62,18 @@ void RecordFile::flush() {
 
 ReservedFile::ReservedFile(const std::filesystem::path& path, std::string_view text, std::size_t reserve_bytes)
     : path_(path), reserved_(std::max(reserve_bytes, text.size())) {
-  const int fd = open_for_writing(path);
+  const auto file = open_for_writing(path, OutputFile::Open::create_or_truncate);
   std::string padded(text);
   padded.resize(reserved_, ' ');
   if (!padded.empty() && padded.back() == ' ') padded.back() = '\n';
-  const int error = write_all_at(fd, padded, 0);
-  ::close(fd);
-  if (error != 0) throw OutputError(path_.string() + ": cannot write: " + why(error));
+  if (const auto error = file->write_at(padded, 0)) fail_write(path_, error);
 }
 
 void ReservedFile::replace(std::string_view text) {
-  const int fd = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC);
-  if (fd < 0) throw OutputError(path_.string() + ": cannot open for writing: " + why(errno));
-  int error = write_all_at(fd, text, 0);
-  if (error == 0 && ::ftruncate(fd, static_cast<off_t>(text.size())) != 0) error = errno;
-  ::close(fd);
-  if (error != 0) throw OutputError(path_.string() + ": cannot write: " + why(error));
+  const auto file = open_for_writing(path_, OutputFile::Open::existing);
+  auto error = file->write_at(text, 0);
+  if (!error) error = file->truncate(text.size());
+  if (error) fail_write(path_, error);
 }
 
 }  // namespace cosim::util

@@ -1,7 +1,7 @@
 #include <cosim/wire/cosimlog.hpp>
 #include <cosim/wire/framing.hpp>
-
-#include <sys/stat.h>
+#include <cosim/platform/output_file.hpp>
+#include <cosim/platform/paths.hpp>
 
 #include <cerrno>
 #include <charconv>
@@ -54,7 +54,7 @@ void CosimLogReader::FileCloser::operator()(std::FILE* f) const noexcept { std::
 
 CosimLogWriter::CosimLogWriter(const std::filesystem::path& path, std::uint32_t proto_major,
                                std::uint32_t proto_minor)
-    : path_(path.string()), file_(path, 64 * 1024) {  // a record per message: few, large writes
+    : path_(platform::utf8(path)), file_(path, 64 * 1024) {  // a record per message: few, large writes
   const std::string header = std::string(kHeaderPrefix) + std::to_string(proto_major) + "." +
                              std::to_string(proto_minor) + "\n";
   file_.append(header);
@@ -83,14 +83,14 @@ void CosimLogWriter::append(Direction dir, std::int64_t t_ns, std::span<const st
 }
 
 CosimLogReader::CosimLogReader(const std::filesystem::path& path)
-    : path_(path.string()), file_(std::fopen(path.c_str(), "rbe")) {
+    : path_(platform::utf8(path)), file_(platform::open_file(path, "rb")) {
   if (!file_) throw std::runtime_error(path_ + ": cannot open (" + os_error(errno) + ")");
-  struct stat st {};
-  if (::fstat(::fileno(file_.get()), &st) != 0) {
-    throw std::runtime_error(path_ + ": cannot stat (" + os_error(errno) + ")");
-  }
-  if (!S_ISREG(st.st_mode)) throw std::runtime_error(path_ + ": not a cosimlog (not a regular file)");
-  file_bytes_ = static_cast<std::uint64_t>(st.st_size);
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec) throw std::runtime_error(path_ + ": cannot stat (" + ec.message() + ")");
+  if (!std::filesystem::is_regular_file(status)) throw std::runtime_error(path_ + ": not a cosimlog (not a regular file)");
+  file_bytes_ = std::filesystem::file_size(path, ec);
+  if (ec) throw std::runtime_error(path_ + ": cannot stat (" + ec.message() + ")");
 
   // Header line: read at most kMaxHeaderLine bytes up to '\n'.
   std::string line;

@@ -1,6 +1,5 @@
 // cosim-dynamics: integrates a dynamics backend and streams its joint values as frames
 // to a visual process (or to nobody, with --channel none), writing a run folder.
-#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -10,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cosim/platform/console.hpp"
 #include "cosim/util/cli.hpp"
 
 #include "cosim/dynamics/registry.hpp"
@@ -113,7 +113,7 @@ int main(int argc, char** argv) {
   options.out_dir = out_dir;  // empty: a new runs/<UTC time>-<backend> folder
   options.open_timeout = std::chrono::milliseconds(static_cast<long>(open_timeout_s * 1000));
   options.report_timeout = std::chrono::milliseconds(static_cast<long>(report_timeout_s * 1000));
-  options.progress = !quiet && (progress == "always" || (progress == "auto" && isatty(STDERR_FILENO)));
+  options.progress = !quiet && (progress == "always" || (progress == "auto" && cosim::platform::stderr_is_terminal()));
 
   cosim::protocol::install_stop_signal_handlers();
   if (quiet) std::freopen("/dev/null", "w", stdout);

@@ -10,6 +10,7 @@
 
 #include "cosim/dynamics/backend.hpp"
 #include "cosim/dynamics/frame_loop.hpp"
+#include "cosim/platform/paths.hpp"
 #include "cosim/dynamics/params.hpp"
 #include "cosim/dynamics/probe_comparator.hpp"
 #include "cosim/dynamics/probe_kinematics.hpp"
@@ -307,7 +308,7 @@ std::pair<std::uint64_t, std::uint64_t> DynamicsRun::sent_and_skipped(const Comp
 void DynamicsRun::print_summary(double wall_s) const {
   const ComparisonSummary s = comparator_ ? comparator_->summary() : ComparisonSummary{};
   const auto [frames_sent, skipped] = sent_and_skipped(s);
-  std::printf("run folder: %s\n", folder_->dir.c_str());
+  std::printf("run folder: %s\n", platform::utf8(folder_->dir).c_str());
   std::printf("wall time %.3f s; frames sent %llu, reports %llu, skipped by visual %llu, overruns %llu\n", wall_s,
               static_cast<unsigned long long>(frames_sent), static_cast<unsigned long long>(s.reports),
               static_cast<unsigned long long>(skipped),

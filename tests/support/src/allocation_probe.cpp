@@ -3,6 +3,7 @@
 
 #include "cosim/test/allocation_probe.hpp"
 
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 
@@ -25,12 +26,21 @@ void* checked_malloc(std::size_t n) {
   throw std::bad_alloc();
 }
 
+// Over-aligned blocks by hand (msvcrt has no aligned_alloc): malloc enough to align, and keep
+// malloc's pointer just before the aligned block for aligned_free().
 void* checked_aligned(std::size_t n, std::align_val_t a) {
   note(n);
   const auto align = static_cast<std::size_t>(a);
-  const std::size_t rounded = (n + align - 1) / align * align;
-  if (void* p = std::aligned_alloc(align, rounded == 0 ? align : rounded)) return p;
-  throw std::bad_alloc();
+  void* raw = std::malloc(n + align + sizeof(void*));
+  if (raw == nullptr) throw std::bad_alloc();
+  const auto first_free = reinterpret_cast<std::uintptr_t>(raw) + sizeof(void*);
+  void* aligned = reinterpret_cast<void*>((first_free + align - 1) / align * align);
+  static_cast<void**>(aligned)[-1] = raw;
+  return aligned;
+}
+
+void aligned_free(void* p) noexcept {
+  if (p != nullptr) std::free(static_cast<void**>(p)[-1]);
 }
 
 }  // namespace
@@ -76,9 +86,9 @@ void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
 void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { aligned_free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { aligned_free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { aligned_free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { aligned_free(p); }
+void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { aligned_free(p); }
+void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { aligned_free(p); }

@@ -26,6 +26,8 @@ using Eigen::AngleAxisd;
 using Eigen::Isometry3d;
 using Eigen::Vector3d;
 constexpr double kPi = std::numbers::pi;
+// An absolute folder on every platform ("/scene" has no drive on Windows); never read.
+const fs::path kSceneRoot = fs::current_path().root_path() / "scene";
 
 // deg= as the XML reader turns it into radians (same operations, same rounding).
 double deg(double d) { return d * kPi / 180.0; }
@@ -142,7 +144,7 @@ TEST(SceneBuilder, SameModelAsTheXmlReader) {
 TEST(SceneBuilder, ComputesTheDocumentedJointOrder) {
   SceneBuilder b;
   b.set_name("Order");
-  b.set_root("/scene");
+  b.set_root(kSceneRoot);
   const JointSpec moving{.drive = DriveType::revolute, .driven = true};
   const auto joint = [&](int parent, std::string name) {
     JointSpec j = moving;
@@ -174,7 +176,7 @@ TEST(SceneBuilder, ComputesTheDocumentedJointOrder) {
 SceneBuilder arm() {
   SceneBuilder b;
   b.set_name("Arm");
-  b.set_root("/scene");
+  b.set_root(kSceneRoot);
   b.add_instance(-1, "Arm", Isometry3d::Identity(), SourceLocation{"arm.src", 1});
   b.add_joint(0, {.name = "a", .drive = DriveType::revolute, .driven = true,
                   .where = SourceLocation{"arm.src", 2}});
@@ -283,7 +285,7 @@ TEST(SceneBuilder, RejectsNonFiniteNumbers) {
 
 TEST(SceneBuilder, RejectsAnIncompleteScene) {
   SceneBuilder unnamed;
-  unnamed.set_root("/scene");
+  unnamed.set_root(kSceneRoot);
   EXPECT_EQ(rejection([&] { (void)std::move(unnamed).build(); }),
             "scene name not set (SceneBuilder::set_name)");
   SceneBuilder rootless;
@@ -291,11 +293,11 @@ TEST(SceneBuilder, RejectsAnIncompleteScene) {
   EXPECT_EQ(rejection([&] { (void)std::move(rootless).build(); }),
             "scene root folder '' is not an absolute path (SceneBuilder::set_root)");
   SceneBuilder outside = arm();
-  outside.add_geometry(1, "mesh", Part{"/elsewhere/m.stl", 1.0}, Isometry3d::Identity(),
-                       SourceLocation{"arm.src", 4});
+  const fs::path elsewhere = kSceneRoot.root_path() / "elsewhere" / "m.stl";
+  outside.add_geometry(1, "mesh", Part{elsewhere, 1.0}, Isometry3d::Identity(), SourceLocation{"arm.src", 4});
   EXPECT_EQ(rejection([&] { (void)std::move(outside).build(); }),
-            "arm.src:4: geometry 'Arm/mesh': mesh file /elsewhere/m.stl is outside the scene "
-            "root /scene");
+            "arm.src:4: geometry 'Arm/mesh': mesh file " + elsewhere.string() + " is outside the scene root " +
+                kSceneRoot.string());
 }
 
 // SceneModel::load chooses its reader by the kind of path; one it has none for is named, with

@@ -27,7 +27,8 @@ void expect_error(const std::string& fixture, const std::string& file, int line,
     SceneModel::load(dir);
     ADD_FAILURE() << fixture << ": loaded without error";
   } catch (const SceneError& e) {
-    const fs::path expected_file = fs::canonical(dir) / file;
+    // Preferred separators: `file` is written with '/', messages on Windows use '\\'.
+    const fs::path expected_file = (fs::canonical(dir) / file).make_preferred();
     EXPECT_EQ(e.where().file, expected_file) << e.what();
     EXPECT_EQ(e.where().line, line) << e.what();
     const std::string what = e.what();
@@ -86,10 +87,17 @@ TEST(SceneErrors, MissingMeshFile) {
 TEST(SceneErrors, MeshOutsideRootByDotDot) {
   expect_error("bad_mesh_outside", "robots/R.xml", 3, "outside the scene root");
 }
+// The fixtures' symlinks are POSIX ones; Wine shows them to a Windows program as the files
+// they point to, so there is nothing to refuse there.
+#define COSIM_SKIP_WITHOUT_POSIX_SYMLINKS() \
+  if (!COSIM_TEST_POSIX_SYMLINKS) GTEST_SKIP() << "POSIX symlinks in the fixtures are plain files to a Windows build"
+
 TEST(SceneErrors, MeshOutsideRootBySymlink) {
+  COSIM_SKIP_WITHOUT_POSIX_SYMLINKS();
   expect_error("bad_mesh_symlink", "robots/R.xml", 2, "outside the scene root");
 }
 TEST(SceneErrors, ObjectOutsideRootBySymlink) {
+  COSIM_SKIP_WITHOUT_POSIX_SYMLINKS();
   expect_error("bad_object_symlink", "robots/R.xml", 6, "outside the scene root");
 }
 TEST(SceneErrors, ObjectFileThatIsNotAFile) {

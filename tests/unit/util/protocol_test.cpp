@@ -64,26 +64,45 @@ void expect_refused(const std::string& text, std::initializer_list<std::string> 
   }
 }
 
-TEST(ChannelSpec, ParsesNoneFifoAndMem) {
+// The OS's own channel kind (FIFOs on POSIX, named pipes on Windows) and the other OS's
+// kind, which this build lists but refuses.
+struct OsKinds {
+  std::string native;          // "fifo"
+  std::string native_address;  // an address it accepts
+  std::string native_missing;  // what it says without an address
+  std::string foreign;         // "pipe"
+  std::string foreign_reason;  // why the foreign one is refused
+  std::string forms;           // valid_channel_forms()
+};
+OsKinds os_kinds() {
+  if (default_channel_text().starts_with("pipe:")) {
+    return {"pipe", "cosim-x", "needs a name", "fifo", "POSIX only", "none, mem:NAME or pipe:NAME"};
+  }
+  return {"fifo", "/tmp/x", "needs a directory", "pipe", "Windows only", "none, fifo:DIR or mem:NAME"};
+}
+
+TEST(ChannelSpec, ParsesNoneTheNativeKindAndMem) {
+  const OsKinds os = os_kinds();
   const auto none = parse_channel_spec("none");
   EXPECT_TRUE(none.none());
   EXPECT_EQ(none.text, "none");
-  const auto fifo = parse_channel_spec("fifo:/tmp/x");
-  EXPECT_FALSE(fifo.none());
-  EXPECT_EQ(fifo.kind, "fifo");
-  EXPECT_EQ(fifo.address, "/tmp/x");
-  EXPECT_EQ(fifo.text, "fifo:/tmp/x");
+  const auto native = parse_channel_spec(os.native + ":" + os.native_address);
+  EXPECT_FALSE(native.none());
+  EXPECT_EQ(native.kind, os.native);
+  EXPECT_EQ(native.address, os.native_address);
+  EXPECT_EQ(native.text, os.native + ":" + os.native_address);
   const auto mem = parse_channel_spec("mem:session:1");
   EXPECT_EQ(mem.kind, "mem");
   EXPECT_EQ(mem.address, "session:1") << "only the first colon separates the kind";
-  EXPECT_EQ(parse_channel_spec(default_channel_text()).kind, "fifo");
+  EXPECT_EQ(parse_channel_spec(default_channel_text()).kind, os.native);
 }
 
 TEST(ChannelSpec, RejectsWithTheValueAndTheValidForms) {
-  EXPECT_EQ(valid_channel_forms(), "none, fifo:DIR or mem:NAME");
-  expect_refused("fifo:", {"needs a directory"});
+  const OsKinds os = os_kinds();
+  EXPECT_EQ(valid_channel_forms(), os.forms);
+  expect_refused(os.native + ":", {os.native_missing});
   expect_refused("mem:", {"needs a name"});
-  expect_refused("pipe:x", {"Windows only", valid_channel_forms()});
+  expect_refused(os.foreign + ":x", {os.foreign_reason, valid_channel_forms()});
   expect_refused("tcp:host:1", {"not implemented yet", valid_channel_forms()});
   expect_refused("shm:x", {"not implemented yet", valid_channel_forms()});
   expect_refused("bogus", {"expected " + valid_channel_forms()});
@@ -93,7 +112,8 @@ TEST(ChannelSpec, RejectsWithTheValueAndTheValidForms) {
 }
 
 TEST(ChannelSpec, OpenChannelRefusesWhatParseWouldNot) {
-  for (const auto& spec : {parse_channel_spec("none"), ChannelSpec{"pipe", "x", "pipe:x"}, ChannelSpec{"bogus", "", "bogus"}}) {
+  const std::string foreign = os_kinds().foreign;
+  for (const auto& spec : {parse_channel_spec("none"), ChannelSpec{foreign, "x", foreign + ":x"}, ChannelSpec{"bogus", "", "bogus"}}) {
     SCOPED_TRACE(spec.text);
     try {
       open_channel(spec, ChannelRole::dynamics, milliseconds(0));
@@ -136,14 +156,16 @@ TEST(Connection, RecordsExactlyWhatCrossedTheWire) {
     ASSERT_TRUE(receiver.receive(got, milliseconds(100)));
     EXPECT_FALSE(receiver.receive(got, milliseconds(0)));  // nothing pending: timeout is not an error
   }
-  wire::CosimLogReader reader(path);
-  wire::CosimLogReader::Record record;
-  ASSERT_TRUE(reader.next(record));
-  EXPECT_EQ(record.dir, wire::Direction::to_visual);
-  EXPECT_EQ(record.envelope.frame().seq(), 1u);
-  ASSERT_TRUE(reader.next(record));
-  EXPECT_EQ(record.envelope.frame().seq(), 2u);
-  EXPECT_FALSE(reader.next(record));
+  {
+    wire::CosimLogReader reader(path);  // closed before the remove: Windows keeps open files
+    wire::CosimLogReader::Record record;
+    ASSERT_TRUE(reader.next(record));
+    EXPECT_EQ(record.dir, wire::Direction::to_visual);
+    EXPECT_EQ(record.envelope.frame().seq(), 1u);
+    ASSERT_TRUE(reader.next(record));
+    EXPECT_EQ(record.envelope.frame().seq(), 2u);
+    EXPECT_FALSE(reader.next(record));
+  }
   std::filesystem::remove(path);
 }
 

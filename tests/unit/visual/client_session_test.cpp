@@ -2,7 +2,7 @@
 // an in-memory channel: what it accepts, what it refuses and what it tells the dynamics.
 #include "cosim/visual/client_session.hpp"
 
-#include <stdlib.h>
+#include "cosim/platform/paths.hpp"
 
 #include <cmath>
 #include <span>
@@ -252,9 +252,16 @@ TEST_F(ClientSessionTest, RefusesFramesThatBreakTheRun) {
 }
 
 TEST(ReplaySession, PlaysARecordingAgainAndComparesWithItsReports) {
-  std::string tmpl = (std::filesystem::temp_directory_path() / "cosim-replay-XXXXXX").string();
-  ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-  const std::filesystem::path log_path = std::filesystem::path(tmpl) / "frames.cosimlog";
+  const std::filesystem::path tmpl = platform::make_private_temp_dir("cosim-replay-");
+  // Removed last, once every reader has closed its file (Windows does not delete open files).
+  struct RemoveAtEnd {
+    std::filesystem::path dir;
+    ~RemoveAtEnd() {
+      std::error_code ec;
+      std::filesystem::remove_all(dir, ec);
+    }
+  } remove_at_end{tmpl};
+  const std::filesystem::path log_path = tmpl / "frames.cosimlog";
   const scene::SceneModel scene = arm_scene();
   {
     wire::CosimLogWriter writer(log_path, protocol::kProtocolMajor, protocol::kProtocolMinor);
@@ -297,7 +304,6 @@ TEST(ReplaySession, PlaysARecordingAgainAndComparesWithItsReports) {
   const scene::SceneModel wrong = std::move(other).build();
   ReplaySession again(log_path, true, log);
   EXPECT_THROW(again.accept(wrong), MappingError);
-  std::filesystem::remove_all(tmpl);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // threads that return values, setup-error checks.
 
 #include <cosim/v1/cosim.pb.h>
+#include <cosim/platform/paths.hpp>
 #include <cosim/wire/channel.hpp>
 #include <cosim/wire/framing.hpp>
 #include <cosim/wire/interrupt.hpp>
@@ -159,11 +160,7 @@ inline std::vector<std::byte> bytes_of(std::initializer_list<unsigned> values) {
 /// A fresh private directory under the temp dir, removed with its contents at scope end.
 class TempDir {
  public:
-  TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "cosim-wire-test-XXXXXX").string();
-    if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = tmpl;
-  }
+  TempDir() : path_(platform::make_private_temp_dir("cosim-wire-test-")) {}
   ~TempDir() {
     std::error_code ec;
     std::filesystem::remove_all(path_, ec);

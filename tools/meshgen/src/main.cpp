@@ -13,6 +13,7 @@
 #include "cosim/meshgen/check.hpp"
 #include "cosim/meshgen/robotino.hpp"
 #include "cosim/meshgen/stl.hpp"
+#include "cosim/platform/paths.hpp"
 
 namespace {
 
@@ -63,7 +64,7 @@ int write_all(const fs::path& dir) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) {
-    std::fprintf(stderr, "cosim-meshgen: cannot create %s: %s\n", dir.c_str(),
+    std::fprintf(stderr, "cosim-meshgen: cannot create %s: %s\n", cosim::platform::utf8(dir).c_str(),
                  ec.message().c_str());
     return kExitBadInput;
   }
@@ -81,7 +82,7 @@ int write_all(const fs::path& dir) {
     out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     out.close();
     if (!out) {
-      std::fprintf(stderr, "cosim-meshgen: cannot write %s\n", path.c_str());
+      std::fprintf(stderr, "cosim-meshgen: cannot write %s\n", cosim::platform::utf8(path).c_str());
       return kExitBadInput;
     }
     std::printf("%s\n", summary(part, bytes.size(), r).c_str());
@@ -101,7 +102,7 @@ int check_all(const std::optional<fs::path>& dir) {
       const fs::path path = *dir / part.file;
       std::ifstream in(path, std::ios::binary);
       if (!in) {
-        std::fprintf(stderr, "cosim-meshgen: %s: missing or unreadable\n", path.c_str());
+        std::fprintf(stderr, "cosim-meshgen: %s: missing or unreadable\n", cosim::platform::utf8(path).c_str());
         ok = false;
       } else {
         const std::string on_disk((std::istreambuf_iterator<char>(in)),
@@ -110,13 +111,13 @@ int check_all(const std::optional<fs::path>& dir) {
           std::fprintf(stderr,
                        "cosim-meshgen: %s: differs from the generated mesh (%zu bytes on disk, "
                        "%zu generated); regenerate with: cosim-meshgen %s\n",
-                       path.c_str(), on_disk.size(), bytes.size(), dir->c_str());
+                       cosim::platform::utf8(path).c_str(), on_disk.size(), bytes.size(), cosim::platform::utf8(*dir).c_str());
           ok = false;
         }
         try {
           ok = report_problems(path.string(), check_mesh(read_stl(on_disk))) && ok;
         } catch (const std::exception& e) {
-          std::fprintf(stderr, "cosim-meshgen: %s: %s\n", path.c_str(), e.what());
+          std::fprintf(stderr, "cosim-meshgen: %s: %s\n", cosim::platform::utf8(path).c_str(), e.what());
           ok = false;
         }
       }

@@ -3,7 +3,7 @@
 // fails at its Nth operation (fault injection on its end of the channel).
 #include "cosim/dynamics/frame_loop.hpp"
 
-#include <stdlib.h>
+#include "cosim/platform/paths.hpp"
 
 #include <exception>
 #include <fstream>
@@ -25,9 +25,7 @@ namespace {
 using std::chrono::milliseconds;
 
 std::filesystem::path fresh_dir() {
-  std::string tmpl = (std::filesystem::temp_directory_path() / "cosim-frame-loop-XXXXXX").string();
-  if (mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-  return tmpl;
+  return platform::make_private_temp_dir("cosim-frame-loop-");
 }
 
 std::size_t line_count(const std::filesystem::path& file) {
@@ -83,7 +81,12 @@ class FrameLoopTest : public ::testing::Test {
                                           kinematics_->probe_names(), backend_->output_names());
     log_ = std::make_unique<util::EventLog>("test", folder_.event_log(), false);
   }
-  void TearDown() override { std::filesystem::remove_all(folder_.dir.parent_path()); }
+  void TearDown() override {
+    // Close the run's files first: Windows does not delete files that are still open.
+    log_.reset();
+    record_.reset();
+    std::filesystem::remove_all(folder_.dir.parent_path());
+  }
 
   /// Runs `seconds` of the kinematic backend at 20 fps against a peer whose end of the
   /// channel injects `faults`. Returns the dynamics' exception, if any.

@@ -5,8 +5,13 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
+
+namespace cosim::platform {
+class OutputFile;
+}
 
 namespace cosim::util {
 
@@ -35,7 +40,7 @@ class RecordFile {
 
  private:
   std::filesystem::path path_;
-  int fd_ = -1;
+  std::unique_ptr<platform::OutputFile> file_;
   std::size_t buffer_bytes_;
   std::string pending_;
   std::uint64_t committed_ = 0;

@@ -1,0 +1,29 @@
+#pragma once
+/// \file
+/// Paths at the program's boundaries: UTF-8 text in messages, files and arguments; the
+/// running executable; private temp folders; who the user is, for per-user default names.
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace cosim::platform {
+
+/// `path` as UTF-8 text (on Windows path::string() would use the ANSI code page).
+std::string utf8(const std::filesystem::path& path);
+
+/// The path named by UTF-8 text.
+std::filesystem::path path_from_utf8(std::string_view text);
+
+/// The running executable, or an empty path if the system cannot say.
+std::filesystem::path executable_path();
+
+/// Creates a new folder only this user can use, named `<prefix>XXXXXX` in the system's temp
+/// folder ($TMPDIR or /tmp; %TEMP%). Throws std::system_error naming it.
+std::filesystem::path make_private_temp_dir(std::string_view prefix);
+
+/// A short tag for per-user default names: the effective uid on POSIX ("1000"), the user
+/// name on Windows (letters, digits, '-', '_' and '.' kept, others as '_').
+std::string user_tag();
+
+}  // namespace cosim::platform

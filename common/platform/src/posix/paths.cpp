@@ -1,0 +1,33 @@
+#include "cosim/platform/paths.hpp"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <system_error>
+#include <vector>
+
+namespace cosim::platform {
+
+std::filesystem::path executable_path() {
+  std::error_code ec;
+  auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);  // Linux
+  return ec ? std::filesystem::path() : exe;
+}
+
+std::filesystem::path make_private_temp_dir(std::string_view prefix) {
+  const char* tmp = std::getenv("TMPDIR");
+  const std::filesystem::path base = tmp != nullptr && *tmp != '\0' ? tmp : "/tmp";
+  std::string pattern = (base / (std::string(prefix) + "XXXXXX")).string();
+  std::vector<char> buffer(pattern.begin(), pattern.end());
+  buffer.push_back('\0');
+  if (::mkdtemp(buffer.data()) == nullptr) {  // mode 0700
+    throw std::system_error(errno, std::generic_category(), "cannot create a temp folder " + pattern);
+  }
+  return buffer.data();
+}
+
+std::string user_tag() { return std::to_string(::geteuid()); }
+
+}  // namespace cosim::platform

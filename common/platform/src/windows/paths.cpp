@@ -1,0 +1,54 @@
+#include "cosim/platform/paths.hpp"
+
+#include <windows.h>
+
+#include <random>
+#include <system_error>
+
+namespace cosim::platform {
+
+std::filesystem::path executable_path() {
+  std::wstring buffer(MAX_PATH, L'\0');
+  for (;;) {
+    const DWORD n = GetModuleFileNameW(nullptr, buffer.data(), static_cast<DWORD>(buffer.size()));
+    if (n == 0) return {};
+    if (n < buffer.size()) {
+      buffer.resize(n);
+      return buffer;
+    }
+    buffer.resize(buffer.size() * 2);
+  }
+}
+
+std::filesystem::path make_private_temp_dir(std::string_view prefix) {
+  // %TEMP% is the user's own (its ACL admits the user, SYSTEM and administrators), and a
+  // new folder inherits that: private as mkdtemp's 0700 is.
+  const std::filesystem::path base = std::filesystem::temp_directory_path();
+  std::random_device entropy;
+  constexpr char kLetters[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    std::string name(prefix);
+    for (int i = 0; i < 6; ++i) name += kLetters[entropy() % (sizeof kLetters - 1)];
+    const std::filesystem::path dir = base / path_from_utf8(name);
+    if (CreateDirectoryW(dir.c_str(), nullptr)) return dir;
+    if (GetLastError() != ERROR_ALREADY_EXISTS) break;
+  }
+  throw std::system_error(static_cast<int>(GetLastError()), std::system_category(),
+                          "cannot create a temp folder in " + utf8(base));
+}
+
+std::string user_tag() {
+  wchar_t name[257];
+  DWORD n = sizeof name / sizeof name[0];
+  if (!GetUserNameW(name, &n) || n <= 1) return "user";
+  std::string tag;
+  for (DWORD i = 0; i + 1 < n; ++i) {
+    const wchar_t c = name[i];
+    const bool keep = (c >= L'a' && c <= L'z') || (c >= L'A' && c <= L'Z') || (c >= L'0' && c <= L'9') ||
+                      c == L'-' || c == L'_' || c == L'.';
+    tag += keep ? static_cast<char>(c) : '_';
+  }
+  return tag;
+}
+
+}  // namespace cosim::platform

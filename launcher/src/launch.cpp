@@ -1,0 +1,340 @@
+#include "launch.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <system_error>
+
+#include "cosim/platform/console.hpp"
+#include "cosim/platform/output_file.hpp"
+#include "cosim/platform/paths.hpp"
+#include "cosim/platform/process.hpp"
+#include "cosim/util/clock.hpp"
+#include "cosim/util/errors.hpp"
+#include "private_channel.hpp"
+
+namespace cosim::launcher {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+/// How often the wait loop looks at the children and the interrupt count.
+constexpr std::chrono::milliseconds kPoll(10);
+/// After cosim-dynamics failed, how long the visual side gets to end by itself (it does at
+/// once when told by an Error or a closed channel) before it is stopped: one still waiting
+/// to connect would otherwise wait its whole --open-timeout.
+constexpr std::chrono::seconds kPeerGrace(2);
+/// After a third interrupt, how long the children get to end at once (as they do on their
+/// third) before they are killed.
+constexpr std::chrono::seconds kKillGrace(2);
+
+/// Interrupts seen so far. The handler only counts (async-signal-safe); the wait loop acts.
+std::atomic<int> g_interrupts{0};
+static_assert(std::atomic<int>::is_always_lock_free);
+void count_interrupt() noexcept { g_interrupts.fetch_add(1, std::memory_order_relaxed); }
+
+void say(const std::string& line) { std::fprintf(stderr, "cosim: %s\n", line.c_str()); }
+
+// ---- the programs next to cosim ----
+
+/// The folder holding cosim, where its sibling programs are, and their file name ending
+/// (".exe" on Windows, none on POSIX: cosim's own).
+struct Programs {
+  fs::path folder;
+  fs::path suffix;
+
+  fs::path path(std::string_view name) const {
+    fs::path file = folder / name;
+    file += suffix;
+    return file;
+  }
+  bool has(std::string_view name) const {
+    std::error_code ec;
+    return fs::is_regular_file(path(name), ec);
+  }
+};
+
+Programs find_programs() {
+  const fs::path self = platform::executable_path();
+  if (self.empty()) {
+    throw util::CosimError(util::kExitInternal, "the system does not say where cosim is, so where cosim-dynamics is");
+  }
+  return {self.parent_path(), self.extension()};
+}
+
+void require(const Programs& programs, std::string_view name) {
+  if (!programs.has(name)) {
+    throw util::BadInputError(platform::utf8(programs.path(name)) + ": not found (cosim starts the " +
+                              std::string(name) + " next to it; build it)");
+  }
+}
+
+/// cosim-visual when it is built and not declined, else cosim-recorder.
+std::string visual_side(const Programs& programs, bool recorder) {
+  if (recorder) return "cosim-recorder";
+  if (programs.has("cosim-visual")) return "cosim-visual";
+  say("cosim-visual is not built; the visual side is the recorder stub (no graphics)");
+  return "cosim-recorder";
+}
+
+// ---- options ----
+
+/// A backend name also names the run folder: letters, digits, '_' and '-' only.
+void check_backend_name(const std::string& backend) {
+  const bool ok = !backend.empty() && backend.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
+                                                                "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") ==
+                                          std::string::npos;
+  if (!ok) throw util::BadInputError("--backend '" + backend + "': not a backend name (see cosim-dynamics --list-backends)");
+}
+
+void check_channel(const std::string& spec) {
+  if (spec == "none" || spec.starts_with("mem:")) {
+    throw util::BadInputError("--channel '" + spec +
+                              "': the two sides are two processes and need a channel between them (leave "
+                              "--channel out for a private one)");
+  }
+}
+
+// ---- the run folder and the channel ----
+
+/// The run folder, absolute; `created` when cosim made it (and removes it if left empty).
+struct RunFolder {
+  fs::path path;
+  bool created = false;
+};
+
+[[noreturn]] void cannot_create(const fs::path& dir, std::error_code ec) {
+  throw util::OutputError(platform::utf8(dir) + ": cannot create: " + platform::error_text(ec));
+}
+
+RunFolder prepare_run_folder(const LaunchOptions& options) {
+  std::error_code ec;
+  if (!options.out.empty()) {
+    // cosim-dynamics makes the folder itself (and refuses one that holds a run): only its
+    // parent here.
+    const fs::path out = fs::absolute(platform::path_from_utf8(options.out)).lexically_normal();
+    fs::create_directories(out.parent_path(), ec);
+    if (ec) cannot_create(out.parent_path(), ec);
+    return {out, false};
+  }
+  // runs/ of the current folder, as cosim-dynamics does alone; a new folder even for two
+  // runs started in the same second (create_directory is atomic).
+  const fs::path base = fs::absolute("runs") / (util::utc_compact_timestamp() + "-" + options.backend);
+  fs::create_directories(base.parent_path(), ec);
+  if (ec) cannot_create(base.parent_path(), ec);
+  for (int n = 1; n <= 1000; ++n) {
+    fs::path dir = base;
+    if (n > 1) {
+      dir += "-";  // two steps: GCC 12 warns falsely (-Wrestrict) on "-" + std::to_string(n)
+      dir += std::to_string(n);
+    }
+    if (fs::create_directory(dir, ec)) return {dir, true};
+    if (ec) cannot_create(dir, ec);
+  }
+  throw util::OutputError(platform::utf8(base) + ": 1000 run folders of that name exist already");
+}
+
+/// Removes the private channel's folder when the run is over, however it ends.
+struct ChannelFolder {
+  fs::path folder;
+  ChannelFolder() = default;
+  ChannelFolder(const ChannelFolder&) = delete;
+  ChannelFolder& operator=(const ChannelFolder&) = delete;
+  ~ChannelFolder() { remove(); }
+  void remove() noexcept {
+    if (folder.empty()) return;
+    std::error_code ec;
+    fs::remove_all(folder, ec);
+    folder.clear();
+  }
+};
+
+// ---- children ----
+
+struct Side {
+  std::string name;
+  std::unique_ptr<platform::Process> process;
+  std::optional<int> exit_code;
+
+  bool running() const { return process != nullptr && !exit_code; }
+};
+
+Side start(const Programs& programs, const std::string& name, const std::vector<std::string>& args, bool verbose) {
+  try {
+    Side side{name, std::make_unique<platform::Process>(platform::utf8(programs.path(name)), args), std::nullopt};
+    if (verbose) say("started " + name + ", pid " + std::to_string(side.process->id()));
+    return side;
+  } catch (const platform::ProcessStartError& e) {
+    throw util::BadInputError(e.what());
+  }
+}
+
+std::vector<std::string> dynamics_args(const LaunchOptions& options, const std::string& channel,
+                                       const fs::path& run_dir) {
+  std::vector<std::string> args{"--backend", options.backend, "--fps",     options.fps,
+                                "--duration", options.duration_s, "--mode", options.mode,
+                                "--rate",    options.rate,    "--channel", channel,
+                                "--out",     platform::utf8(run_dir)};
+  if (!options.scene.empty()) args.insert(args.end(), {"--scene", options.scene});
+  if (!options.params.empty()) args.insert(args.end(), {"--params", options.params});
+  args.insert(args.end(), options.dynamics_args.begin(), options.dynamics_args.end());
+  return args;
+}
+
+std::vector<std::string> visual_args(const LaunchOptions& options, const std::string& name,
+                                     const std::string& channel, const fs::path& run_dir) {
+  std::vector<std::string> args{"--channel", channel, "--out", platform::utf8(run_dir)};
+  if (!options.scene.empty()) args.insert(args.end(), {"--scene", options.scene});
+  if (name == "cosim-recorder") args.push_back("--quiet");  // the dynamics prints the summary
+  return args;
+}
+
+/// Asks a side to stop cleanly, and says so when the system could only end it.
+void stop(Side& side) {
+  if (!side.process->terminate()) say(side.name + " could not be asked to stop (no shared console, no stop event): ended it");
+}
+
+/// Interrupts passed on so far, and when the children are killed after a third one.
+struct Interrupts {
+  int forwarded = 0;
+  std::optional<Clock::time_point> kill_at;
+};
+
+/// Passes each new interrupt on to the children still running, in order (the dynamics
+/// first: it is the one that records why the run ended); kills them once a third
+/// interrupt is overdue.
+void forward_interrupts(std::span<Side* const> sides, Interrupts& state) {
+  const int seen = g_interrupts.load(std::memory_order_relaxed);
+  if (seen > state.forwarded) {
+    if (state.forwarded == 0) say("stopping...");
+    state.forwarded = seen;
+    for (Side* side : sides) {
+      if (side->running()) stop(*side);
+    }
+    if (seen >= 3 && !state.kill_at) state.kill_at = Clock::now() + kKillGrace;
+  }
+  if (state.kill_at && Clock::now() >= *state.kill_at) {
+    for (Side* side : sides) {
+      if (!side->running()) continue;
+      say(side->name + " did not stop after three interrupts: killed");
+      side->process->kill();
+    }
+    state.kill_at.reset();
+  }
+}
+
+/// Waits until no side runs, forwarding interrupts; `each_round` runs between polls.
+void supervise(std::span<Side* const> sides, Interrupts& interrupts, const std::function<void()>& each_round = {}) {
+  for (;;) {
+    forward_interrupts(sides, interrupts);
+    bool any_running = false;
+    for (Side* side : sides) {
+      if (side->running()) side->exit_code = side->process->wait_for(kPoll);
+      any_running = any_running || side->running();
+    }
+    if (!any_running) {
+      // Interrupts that came while these ended were theirs: not for what runs next.
+      forward_interrupts({}, interrupts);
+      return;
+    }
+    if (each_round) each_round();
+  }
+}
+
+/// Both sides until they end. A failed dynamics normally takes its peer along; one still
+/// waiting to connect is stopped after kPeerGrace.
+void supervise_run(Side& dynamics, Side& visual, Interrupts& interrupts) {
+  std::optional<Clock::time_point> stop_visual_at;
+  bool visual_stopped = false;
+  Side* const sides[] = {&dynamics, &visual};
+  supervise(sides, interrupts, [&] {
+    if (visual_stopped || dynamics.exit_code.value_or(0) == 0 || !visual.running()) return;
+    if (!stop_visual_at) stop_visual_at = Clock::now() + kPeerGrace;
+    if (Clock::now() < *stop_visual_at) return;
+    say(dynamics.name + " failed (exit " + std::to_string(*dynamics.exit_code) + "); stopping " + visual.name);
+    stop(visual);
+    visual_stopped = true;
+  });
+}
+
+/// cosim-report RUN_DIR when the dynamics left a run.json; a failure is said, not fatal.
+void write_report(const Programs& programs, const fs::path& run_dir, Interrupts& interrupts) {
+  std::error_code ec;
+  if (!fs::exists(run_dir / "run.json", ec)) return;
+  try {
+    require(programs, "cosim-report");
+    Side report = start(programs, "cosim-report", {platform::utf8(run_dir)}, false);
+    Side* const sides[] = {&report};
+    supervise(sides, interrupts);
+    if (*report.exit_code != 0) say("no report (cosim-report failed, exit " + std::to_string(*report.exit_code) + ")");
+  } catch (const util::CosimError& e) {
+    say(std::string("no report: ") + e.what());
+  }
+}
+
+/// Says where the run folder and the report are; removes a run folder cosim made that
+/// nobody wrote into.
+void tell_where(const RunFolder& run) {
+  std::error_code ec;
+  if (run.created && fs::is_empty(run.path, ec)) {
+    fs::remove(run.path, ec);
+    return;
+  }
+  if (!fs::exists(run.path, ec)) return;
+  say("run folder: " + platform::utf8(run.path));
+  if (fs::exists(run.path / "report.md", ec)) say("report: " + platform::utf8(run.path / "report.md"));
+}
+
+}  // namespace
+
+int launch(const LaunchOptions& options) {
+  check_backend_name(options.backend);
+  if (!options.channel.empty()) check_channel(options.channel);
+  const Programs programs = find_programs();
+  require(programs, "cosim-dynamics");
+  const std::string visual_name = visual_side(programs, options.recorder);
+  require(programs, visual_name);
+
+  // From here on an interrupt is counted, and acted upon by the wait loop, never fatal:
+  // whatever is made below is cleaned up.
+  platform::install_interrupt_handler(count_interrupt);
+  const RunFolder run = prepare_run_folder(options);
+  ChannelFolder channel_folder;
+  std::string channel = options.channel;
+  if (channel.empty()) {
+    PrivateChannel made = make_private_channel();
+    channel = made.spec;
+    channel_folder.folder = made.folder_to_remove;
+  }
+  if (options.verbose) say("channel " + channel + "; run folder " + platform::utf8(run.path));
+
+  Interrupts interrupts;
+  Side dynamics = start(programs, "cosim-dynamics", dynamics_args(options, channel, run.path), options.verbose);
+  Side visual;
+  try {
+    visual = start(programs, visual_name, visual_args(options, visual_name, channel, run.path), options.verbose);
+  } catch (const util::CosimError&) {
+    stop(dynamics);  // it would wait for a peer that never comes
+    dynamics.process->wait();
+    throw;
+  }
+  supervise_run(dynamics, visual, interrupts);
+  channel_folder.remove();
+
+  write_report(programs, run.path, interrupts);
+  tell_where(run);
+  if (g_interrupts.load(std::memory_order_relaxed) > 0) return util::kExitInterrupted;
+  for (const Side* side : {&dynamics, &visual}) {
+    if (*side->exit_code != 0) return *side->exit_code;
+  }
+  return util::kExitOk;
+}
+
+}  // namespace cosim::launcher

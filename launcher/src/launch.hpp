@@ -1,0 +1,33 @@
+#pragma once
+/// \file
+/// One co-simulation run as scripts/cosim.sh used to do it: both sides on a channel, their
+/// interrupts, their exit codes, the clean-up, the report.
+
+#include <string>
+#include <vector>
+
+namespace cosim::launcher {
+
+/// The launcher's options; numbers stay text, passed on as the user wrote them (main checks
+/// their ranges).
+struct LaunchOptions {
+  std::string backend = "robotino";
+  std::string scene;  ///< empty: each side takes the backend's scene under the scenes root
+  std::string fps = "20";
+  std::string duration_s = "50";
+  std::string mode = "lockstep";
+  std::string rate = "1";  ///< realtime mode: sim seconds per wall second
+  std::string params;      ///< backend parameter file; empty: none
+  std::string channel;     ///< empty: a private one (make_private_channel), removed at the end
+  std::string out;         ///< run folder; empty: a new runs/<UTC time>-<backend> in the current folder
+  bool recorder = false;   ///< the visual side is cosim-recorder even when cosim-visual is built
+  bool verbose = false;    ///< say what starts, with pids
+  std::vector<std::string> dynamics_args;  ///< given after "--": appended to cosim-dynamics' arguments
+};
+
+/// Runs both sides and the report; returns the exit code: 130 if interrupted, else the first
+/// non-zero exit code of cosim-dynamics, then the visual side, else 0. Throws
+/// util::CosimError (bad options, a folder that cannot be made, a program that cannot start).
+int launch(const LaunchOptions& options);
+
+}  // namespace cosim::launcher

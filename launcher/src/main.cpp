@@ -1,0 +1,70 @@
+// cosim: runs a co-simulation with one command: cosim-dynamics and the visual side on a
+// private channel, interrupts passed on to both, the summary, the report.
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "cosim/platform/console.hpp"
+#include "cosim/platform/paths.hpp"
+#include "cosim/scene/scene_locator.hpp"
+#include "cosim/util/cli.hpp"
+#include "cosim/util/errors.hpp"
+#include "launch.hpp"
+
+int main(int argc, char** argv) {
+  using cosim::util::finite_range;
+  // Everything after the first "--" goes to cosim-dynamics untouched; CLI11 sees the rest.
+  std::vector<std::string> args = cosim::platform::utf8_arguments(argc, argv);
+  if (args.empty()) args.emplace_back("cosim");
+  const auto dashes = std::find(args.begin() + 1, args.end(), "--");
+  cosim::launcher::LaunchOptions options;
+  options.dynamics_args.assign(dashes == args.end() ? args.end() : dashes + 1, args.end());
+  std::vector<char*> own_argv;
+  for (auto it = args.begin(); it != dashes; ++it) own_argv.push_back(it->data());
+
+  CLI::App app{"cosim: runs a co-simulation. Starts cosim-dynamics and the visual side (cosim-visual, or\n"
+               "cosim-recorder) on a private channel, passes Ctrl-C on to both, waits for both, removes the\n"
+               "channel, writes the report (cosim-report) and says where the run folder and the report are.",
+               "cosim"};
+  app.set_version_flag("--version", std::string("cosim ") + COSIM_SOFTWARE_VERSION);
+  app.add_option("--backend", options.backend, "dynamics backend (see cosim-dynamics --list-backends)")
+      ->capture_default_str();
+  app.add_option("--scene", options.scene,
+                 "scene folder or project file (default: the backend's scene under " +
+                     cosim::platform::utf8(cosim::scene::scenes_root()) + ")");
+  app.add_option("--fps", options.fps, "frames per second")->check(finite_range(0.01, 10000))->capture_default_str();
+  app.add_option("--duration", options.duration_s, "simulated seconds")
+      ->check(finite_range(0.001, 1e6))
+      ->capture_default_str();
+  app.add_option("--mode", options.mode, "lockstep | free | realtime")
+      ->check(CLI::IsMember({"lockstep", "free", "realtime"}))
+      ->capture_default_str();
+  app.add_option("--rate", options.rate, "realtime mode: sim seconds per wall second")
+      ->check(finite_range(0.001, 1e6))
+      ->capture_default_str();
+  app.add_option("--params", options.params, "backend parameter file");
+  app.add_option("--channel", options.channel,
+                 "channel between the two sides, as cosim-dynamics takes it (default: a private one, removed at "
+                 "the end)");
+  app.add_option("--out", options.out, "run folder (default: runs/<UTC time>-<backend> in the current folder)");
+  app.add_flag("--recorder", options.recorder, "visual side = cosim-recorder (the headless recorder stub)");
+  app.add_flag("-v,--verbose", options.verbose, "say which processes start, with their pids");
+  app.footer("-- ARGS...: anything after -- goes to cosim-dynamics (e.g. -- --report-timeout 30).\n"
+             "Exit code: 130 after an interrupt, else the first failing side's (cosim-dynamics first), else 0.");
+  if (const int code = cosim::util::parse_command_line(app, static_cast<int>(own_argv.size()), own_argv.data());
+      code >= 0) {
+    return code;
+  }
+  try {
+    return cosim::launcher::launch(options);
+  } catch (const cosim::util::CosimError& e) {
+    std::fprintf(stderr, "cosim: error: %s\n", e.what());
+    return e.exit_code();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cosim: internal error: %s\n", e.what());
+    return cosim::util::kExitInternal;
+  }
+}

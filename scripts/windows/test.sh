@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The Windows build's tests, under Wine (this machine cannot run Windows):
+#   1. cross-builds (scripts/windows/build.sh) and the Linux build (scripts/setup.sh);
+#   2. the Windows unit suites, the channel conformance suite over pipe: among them, run by
+#      CTest through wine64 (label unit);
+#   3. the Linux-side suite that drives the Windows programs under Wine (label wine): the
+#      robotino co-simulation over a named pipe against the Linux run, the pipe's refusals,
+#      the launcher.
+#   scripts/windows/test.sh [extra ctest arguments for step 2, e.g. -R Pipe]
+# Wine state lives in a private prefix (build-windows/wineprefix) with one wineserver for the
+# whole run, stopped at the end.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+build=${COSIM_WINDOWS_BUILD_DIR:-$root/build-windows}
+linux_build=${COSIM_BUILD_DIR:-$root/build}
+
+"$root/scripts/windows/build.sh"
+"$root/scripts/setup.sh" >&2
+
+export WINEPREFIX=${COSIM_WINEPREFIX:-$build/wineprefix}
+export WINEDEBUG=-all
+export WINEDLLOVERRIDES="mscoree,mshtml="  # no Mono / Gecko installer prompts
+export PATH="/usr/lib/wine:$PATH"  # wine64 and wineserver
+if [ ! -f "$WINEPREFIX/system.reg" ]; then
+  echo "windows/test: creating the Wine prefix $WINEPREFIX" >&2
+  wine64 wineboot -i >/dev/null 2>&1
+fi
+# One persistent server, and Wine's own services started once with no pipe attached: a
+# service started by a test program would inherit CTest's output pipe and keep CTest
+# waiting until its timeout.
+wineserver -p </dev/null >/dev/null 2>&1
+trap 'wineserver -k 2>/dev/null || true' EXIT
+wine64 cmd /c exit </dev/null >/dev/null 2>&1
+
+status=0
+echo "windows/test: unit suites under wine64" >&2
+(cd "$build" && ctest --output-on-failure --timeout 600 -L unit "$@") || status=1
+echo "windows/test: the Windows programs under Wine, driven from Linux" >&2
+(cd "$linux_build" && COSIM_WINDOWS_BIN="$build/bin" ctest --output-on-failure --timeout 900 -L wine) || status=1
+exit "$status"

@@ -1,0 +1,142 @@
+// The cosim launcher as a user runs it: both sides, the summary, the report; a terminal's
+// Ctrl-C to its whole process group; a failing side; bad options.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <stdlib.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <thread>
+
+#include "cosim/test/run_json.hpp"
+#include "cosim/util/exit_codes.hpp"
+#include "harness.hpp"
+
+namespace cosim::test {
+namespace {
+
+using std::chrono::milliseconds;
+
+const std::filesystem::path kLauncher = kBinDir / "cosim";
+
+bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+/// Whether a process with this pid still runs (a zombie nobody reaped does not).
+bool alive(pid_t pid) {
+  if (::kill(pid, 0) != 0) return false;
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  std::getline(stat, line);
+  const auto paren = line.rfind(')');
+  return paren == std::string::npos || line.size() < paren + 3 || line[paren + 2] != 'Z';
+}
+
+/// The pids of the --verbose lines "cosim: started NAME, pid N", by name.
+std::map<std::string, pid_t> started(const std::string& err) {
+  std::map<std::string, pid_t> pids;
+  static const std::regex line("cosim: started (\\S+), pid (\\d+)");
+  for (std::sregex_iterator it(err.begin(), err.end(), line), end; it != end; ++it) {
+    pids[(*it)[1]] = static_cast<pid_t>(std::stol((*it)[2]));
+  }
+  return pids;
+}
+
+class LauncherTest : public LoopTest {
+ protected:
+  LauncherTest() {
+    // The private channel folder is made under TMPDIR: a test's own, to see it removed.
+    std::filesystem::create_directories(tmp_.path() / "tmp");
+    setenv("TMPDIR", (tmp_.path() / "tmp").c_str(), 1);
+  }
+  ~LauncherTest() override { unsetenv("TMPDIR"); }
+
+  std::unique_ptr<Process> start_cosim(std::vector<std::string> args, Process::Setup setup = {}) {
+    return std::make_unique<Process>(kLauncher, std::move(args), tmp_.path() / "cosim", setup);
+  }
+  bool channel_folders_left() const { return !std::filesystem::is_empty(tmp_.path() / "tmp"); }
+};
+
+TEST_F(LauncherTest, RunsBothSidesAndSaysWhereTheRunAndTheReportAre) {
+  auto cosim = start_cosim({"--recorder", "--backend", "kinematic", "--duration", "5", "--out", run_dir().string()});
+  ASSERT_EQ(finish(*cosim, "cosim", 120), 0) << cosim->err();
+  EXPECT_TRUE(contains(cosim->out(), "frames sent 100, reports 100")) << cosim->out();
+  EXPECT_TRUE(contains(cosim->err(), "cosim: run folder: " + run_dir().string() + "\n")) << cosim->err();
+  EXPECT_TRUE(contains(cosim->err(), "cosim: report: " + (run_dir() / "report.md").string() + "\n")) << cosim->err();
+  EXPECT_EQ(read_run_json(run_dir()).get<std::string>("status"), "ok");
+  EXPECT_TRUE(std::filesystem::exists(run_dir() / "recorder.log")) << "the visual side writes into the run folder";
+  EXPECT_TRUE(std::filesystem::exists(run_dir() / "plots" / "path.png"));
+  EXPECT_FALSE(channel_folders_left());
+}
+
+TEST_F(LauncherTest, PassesWhatFollowsTwoDashesToTheDynamics) {
+  auto cosim = start_cosim({"--recorder", "--backend", "kinematic", "--duration", "1", "--out", run_dir().string(),
+                            "--", "--output-step", "0.25"});
+  ASSERT_EQ(finish(*cosim, "cosim", 120), 0) << cosim->err();
+  EXPECT_EQ(read_csv(run_dir() / "dynamics.csv").rows.size(), 5u) << "t = 0, 0.25, ..., 1 s";
+}
+
+TEST_F(LauncherTest, CtrlCToItsProcessGroupStopsBothAndLeavesNothingBehind) {
+  Process::Setup own_group;
+  own_group.own_process_group = true;  // signalled below as a terminal would signal it
+  auto cosim = start_cosim({"--verbose", "--recorder", "--backend", "kinematic", "--mode", "realtime", "--duration",
+                            "60", "--out", run_dir().string()},
+                           own_group);
+  for (int i = 0; i < 200 && !std::filesystem::exists(run_dir() / "probes.csv"); ++i) {
+    std::this_thread::sleep_for(milliseconds(50));
+  }
+  std::this_thread::sleep_for(milliseconds(500));
+  const auto pids = started(cosim->err());
+  ASSERT_EQ(pids.size(), 2u) << cosim->err();
+  ASSERT_TRUE(pids.count("cosim-dynamics") && pids.count("cosim-recorder")) << cosim->err();
+  ASSERT_TRUE(channel_folders_left()) << "the private channel folder exists during the run";
+
+  // A terminal sends SIGINT to the whole foreground group: cosim and both sides.
+  cosim->kill_group(SIGINT);
+  EXPECT_EQ(finish(*cosim, "cosim", 30), util::kExitInterrupted) << cosim->err();
+  EXPECT_TRUE(contains(cosim->err(), "cosim: stopping...")) << cosim->err();
+  EXPECT_EQ(read_run_json(run_dir()).get<std::string>("status"), "interrupted");
+  EXPECT_TRUE(std::filesystem::exists(run_dir() / "report.md")) << "the report of what was written";
+  for (const auto& [name, pid] : pids) EXPECT_FALSE(alive(pid)) << name << " (pid " << pid << ") outlived cosim";
+  EXPECT_NE(::kill(-cosim->pid(), 0), 0) << "a process of cosim's group outlived it";
+  EXPECT_FALSE(channel_folders_left()) << "private channel folder removed";
+}
+
+TEST_F(LauncherTest, AFailingDynamicsEndsTheRunSoonWithItsExitCode) {
+  // The recorder would wait 10 s (its --open-timeout) for a dynamics that is gone.
+  const auto start = std::chrono::steady_clock::now();
+  auto cosim = start_cosim({"--recorder", "--backend", "no-such-backend", "--out", run_dir().string()});
+  EXPECT_EQ(finish(*cosim, "cosim", 30), util::kExitBadInput) << cosim->err();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(8)) << cosim->err();
+  EXPECT_TRUE(contains(cosim->err(), "no-such-backend")) << cosim->err();
+  EXPECT_FALSE(channel_folders_left());
+}
+
+TEST_F(LauncherTest, ABadOptionIsOneLineAndExitCode2) {
+  auto cosim = start_cosim({"--warp-speed"});
+  EXPECT_EQ(finish(*cosim, "cosim", 10), util::kExitBadInput);
+  const std::string err = cosim->err();
+  EXPECT_TRUE(contains(err, "cosim: error: ") && contains(err, "--warp-speed")) << err;
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+  EXPECT_TRUE(cosim->out().empty());
+}
+
+TEST_F(LauncherTest, RefusesAChannelThatCannotJoinTwoProcesses) {
+  auto cosim = start_cosim({"--recorder", "--channel", "none", "--out", run_dir().string()});
+  EXPECT_EQ(finish(*cosim, "cosim", 10), util::kExitBadInput);
+  EXPECT_TRUE(contains(cosim->err(), "--channel 'none'")) << cosim->err();
+  EXPECT_FALSE(std::filesystem::exists(run_dir())) << "nothing made before the options are checked";
+}
+
+TEST_F(LauncherTest, HelpListsTheOptionsOfTheScript) {
+  auto cosim = start_cosim({"--help"});
+  ASSERT_EQ(finish(*cosim, "cosim", 10), 0);
+  for (const char* option : {"--backend", "--scene", "--fps", "--duration", "--mode", "--rate", "--params", "--channel",
+                             "--out", "--recorder", "--"}) {
+    EXPECT_TRUE(contains(cosim->out(), option)) << option << " missing from:\n" << cosim->out();
+  }
+}
+
+}  // namespace
+}  // namespace cosim::test
