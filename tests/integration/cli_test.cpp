@@ -60,6 +60,19 @@ TEST_F(CliTest, BadOptionsExitTwo) {
   }
 }
 
+// Windows named pipes on Linux: one line saying so and what works, exit 2, from either side
+// (tests/wine checks fifo: on Windows the same way).
+TEST_F(CliTest, PipeChannelOnLinuxIsOneClearError) {
+  for (const char* exe : {"cosim-dynamics", "cosim-recorder"}) {
+    auto p = run(exe, {"--channel", "pipe:cosim-x", "--out", (tmp_.path() / exe).string()});
+    EXPECT_EQ(finish(*p, exe, 10), util::kExitBadInput) << p->err();
+    const std::string err = p->err();
+    EXPECT_NE(err.find("pipe:NAME is Windows only"), std::string::npos) << err;
+    EXPECT_NE(err.find("fifo:DIR"), std::string::npos) << "names what works: " << err;
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << "one line:\n" << err;
+  }
+}
+
 TEST_F(CliTest, ChannelNoneWritesTheRunFolderAlone) {
   auto p = run("cosim-dynamics", {"--channel", "none", "--duration", "10", "--out", run_dir().string()});
   ASSERT_EQ(finish(*p, "cosim-dynamics", 30), 0) << p->err();
