@@ -22,8 +22,6 @@ int main(int argc, char** argv) {
   const auto dashes = std::find(args.begin() + 1, args.end(), "--");
   cosim::launcher::LaunchOptions options;
   options.dynamics_args.assign(dashes == args.end() ? args.end() : dashes + 1, args.end());
-  std::vector<char*> own_argv;
-  for (auto it = args.begin(); it != dashes; ++it) own_argv.push_back(it->data());
 
   CLI::App app{"cosim: runs a co-simulation. Starts cosim-dynamics and the visual side (cosim-visual, or\n"
                "cosim-recorder) on a private channel, passes Ctrl-C on to both, waits for both, removes the\n"
@@ -54,7 +52,7 @@ int main(int argc, char** argv) {
   app.add_flag("-v,--verbose", options.verbose, "say which processes start, with their pids");
   app.footer("-- ARGS...: anything after -- goes to cosim-dynamics (e.g. -- --report-timeout 30).\n"
              "Exit code: 130 after an interrupt, else the first failing side's (cosim-dynamics first), else 0.");
-  if (const int code = cosim::util::parse_command_line(app, static_cast<int>(own_argv.size()), own_argv.data());
+  if (const int code = cosim::util::parse_command_line(app, std::vector<std::string>(args.begin(), dashes));
       code >= 0) {
     return code;
   }

@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("cosim-report ") + COSIM_SOFTWARE_VERSION);
   std::filesystem::path run_dir;
   int width = 1000, height = 600;
-  app.add_option("RUN_DIR", run_dir, "run folder")->required();
+  cosim::util::add_path_option(app, "RUN_DIR", run_dir, "run folder")->required();
   app.add_option("--width", width, "plot width [px]")->capture_default_str()->check(CLI::Range(200, 8000));
   app.add_option("--height", height, "plot height [px]")->capture_default_str()->check(CLI::Range(200, 8000));
   if (const int code = cosim::util::parse_command_line(app, argc, argv); code >= 0) return code;

@@ -53,14 +53,18 @@ Loaded load(const fs::path& run_dir) {
   Loaded l;
   const fs::path run_json = run_dir / "run.json";
   std::error_code ec;
+  const std::string run_json_text = platform::utf8(run_json);
   if (!fs::is_regular_file(run_json, ec)) {
-    throw std::runtime_error(run_json.string() + ": no such file (is " + run_dir.string() + " a run folder?)");
+    throw std::runtime_error(run_json_text + ": no such file (is " + platform::utf8(run_dir) + " a run folder?)");
   }
+  // Opened by path, not by name: a narrow file name is read in the ANSI code page on Windows.
+  std::ifstream in(run_json, std::ios::binary);
+  if (!in) throw std::runtime_error(run_json_text + ": cannot open file");
   try {
-    boost::property_tree::read_json(run_json.string(), l.run);
+    boost::property_tree::read_json(in, l.run);
   } catch (const boost::property_tree::json_parser_error& e) {
     const std::string line = e.line() > 0 ? ":" + std::to_string(e.line()) : "";
-    throw std::runtime_error(run_json.string() + line + ": " + e.message());
+    throw std::runtime_error(run_json_text + line + ": " + e.message());
   }
   if (const auto joints = l.run.get_child_optional("joint_names")) {
     for (const auto& child : *joints) l.joints.push_back(child.second.data());

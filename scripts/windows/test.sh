@@ -19,6 +19,7 @@ linux_build=${COSIM_BUILD_DIR:-$root/build}
 
 export WINEPREFIX=${COSIM_WINEPREFIX:-$build/wineprefix}
 export WINEDEBUG=-all
+export LANG=C.UTF-8  # Wine reads Unix arguments and file names in the locale's encoding
 export WINEDLLOVERRIDES="mscoree,mshtml="  # no Mono / Gecko installer prompts
 export PATH="/usr/lib/wine:$PATH"  # wine64 and wineserver
 if [ ! -f "$WINEPREFIX/system.reg" ]; then

@@ -183,9 +183,10 @@ bool wait_for_file(const fs::path& path, std::chrono::seconds timeout) {
 }
 
 // The launcher as a Windows user runs it: both sides over a fresh named pipe, the summary,
-// the report attempted (no gnuplot under Wine: said, and the run still counts).
+// the report attempted (no gnuplot under Wine: said, and the run still counts). The run
+// folder's name is not ASCII: arguments and paths cross every program as UTF-8.
 TEST_F(WineTest, LauncherRunsBothSidesEndToEnd) {
-  const fs::path run = tmp_.path() / "run";
+  const fs::path run = tmp_.path() / "r\u00e9sum\u00e9 run \u00fc";
   auto launcher = start_windows("cosim", {"--recorder", "--duration", "5", "--out", windows_path(run)}, "launcher");
   ASSERT_EQ(finish(*launcher, "cosim.exe"), 0) << launcher->err();
   const auto json = read_run_json(run);
@@ -193,6 +194,8 @@ TEST_F(WineTest, LauncherRunsBothSidesEndToEnd) {
   EXPECT_TRUE(json.get<std::string>("channel").starts_with("pipe:cosim-")) << json.get<std::string>("channel");
   EXPECT_EQ(json.get<int>("summary.reports_received"), 100);
   EXPECT_NE(launcher->err().find("cosim: run folder: " + windows_path(run)), std::string::npos) << launcher->err();
+  EXPECT_NE(json.get<std::string>("command").find(windows_path(run)), std::string::npos) << json.get<std::string>("command");
+  EXPECT_NE(launcher->err().find("the gnuplot program is not installed"), std::string::npos) << launcher->err();
   EXPECT_TRUE(windows_processes_naming(tmp_.path().filename().string()).empty());
 }
 

@@ -166,10 +166,10 @@ int main(int argc, char** argv) {
   double open_timeout_s = 10, frame_timeout_s = 30;
   app.add_option("--channel", options.client.channel, cosim::protocol::valid_channel_forms() + ", as given to cosim-dynamics")
       ->capture_default_str();
-  app.add_option("--scene", options.scene,
+  cosim::util::add_path_option(app, "--scene", options.scene,
                  "scene folder or project file (default: the folder named after the model the dynamics "
                  "announces, lowercase, under $COSIM_SCENES_DIR or <install>/share/cosim/scenes)");
-  app.add_option("--out", options.out_dir, "folder for recorder.log and recorder.cosimlog (default: none kept)");
+  cosim::util::add_path_option(app, "--out", options.out_dir, "folder for recorder.log and recorder.cosimlog (default: none kept)");
   app.add_option("--open-timeout", open_timeout_s, "seconds to wait for the dynamics")
       ->check(cosim::util::finite_range(0, 86400))
       ->capture_default_str();
@@ -179,7 +179,7 @@ int main(int argc, char** argv) {
   app.add_option("--slow-ms", options.slow_ms, "testing: sleep this many ms per frame, like a slow renderer")
       ->check(cosim::util::finite_range(0, 60000))
       ->capture_default_str();
-  app.add_option("--replay", options.replay, "play a recorded run (frames.cosimlog) instead of connecting");
+  cosim::util::add_path_option(app, "--replay", options.replay, "play a recorded run (frames.cosimlog) instead of connecting");
   app.add_flag("--as-fast-as-possible", options.as_fast_as_possible, "with --replay: do not wait for the recorded fps");
   app.add_flag("-q,--quiet", options.quiet, "no summary on stdout");
   app.add_option("--protocol-major", options.client.protocol_major, "testing: answer with this protocol major")

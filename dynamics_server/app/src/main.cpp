@@ -6,6 +6,7 @@
 #include <iostream>
 #include <map>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -51,7 +52,8 @@ int main(int argc, char** argv) {
   using cosim::dynamics::DynamicsOptions;
   DynamicsOptions options;
   options.channel = cosim::protocol::default_channel_text();
-  for (int i = 0; i < argc; ++i) options.command_line += (i ? " " : "") + std::string(argv[i]);
+  const std::vector<std::string> args = cosim::platform::utf8_arguments(argc, argv);
+  for (std::size_t i = 0; i < args.size(); ++i) options.command_line += (i ? " " : "") + args[i];
 
   CLI::App app{"cosim-dynamics: integrates a dynamics backend and streams joint values as frames to a visual "
                "process (cosim-visual or cosim-recorder), comparing the probe positions it reports with the "
@@ -66,7 +68,7 @@ int main(int argc, char** argv) {
   std::string progress = "auto";
   app.add_option("--backend", options.backend, "dynamics backend (see --list-backends)")->capture_default_str();
   app.add_flag("--list-backends", list_backends, "list backends and their parameters, then exit");
-  app.add_option("--scene", options.scene,
+  cosim::util::add_path_option(app, "--scene", options.scene,
                  "scene folder or project file (default: the backend's scene under $COSIM_SCENES_DIR or "
                  "<install>/share/cosim/scenes)");
   app.add_option("--params", params_file, "parameter file: 'key = value' lines, '#' comments");
@@ -101,7 +103,7 @@ int main(int argc, char** argv) {
   app.add_option("--protocol-major", options.protocol_major, "testing: announce this protocol major version")
       ->group("");  // hidden
 
-  if (const int code = cosim::util::parse_command_line(app, argc, argv); code >= 0) return code;
+  if (const int code = cosim::util::parse_command_line(app, args); code >= 0) return code;
   if (list_backends) {
     print_backends();
     return cosim::util::kExitOk;
@@ -109,8 +111,8 @@ int main(int argc, char** argv) {
   options.mode = mode == "free" ? cosim::v1::MODE_FREE
                  : mode == "realtime" ? cosim::v1::MODE_REALTIME
                                       : cosim::v1::MODE_LOCKSTEP;
-  if (!params_file.empty()) options.params_file = params_file;
-  options.out_dir = out_dir;  // empty: a new runs/<UTC time>-<backend> folder
+  if (!params_file.empty()) options.params_file = cosim::platform::path_from_utf8(params_file);
+  options.out_dir = cosim::platform::path_from_utf8(out_dir);  // empty: a new runs/<UTC time>-<backend> folder
   options.open_timeout = std::chrono::milliseconds(static_cast<long>(open_timeout_s * 1000));
   options.report_timeout = std::chrono::milliseconds(static_cast<long>(report_timeout_s * 1000));
   options.progress = !quiet && (progress == "always" || (progress == "auto" && cosim::platform::stderr_is_terminal()));

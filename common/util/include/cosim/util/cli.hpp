@@ -1,21 +1,29 @@
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "cosim/platform/console.hpp"
+#include "cosim/platform/paths.hpp"
 #include "cosim/util/exit_codes.hpp"
 
 namespace cosim::util {
 
 /// Parses argv the way every cosim executable does. Returns -1 to go on, or the exit code to
 /// stop with now: 0 after --help/--version, 2 after one "program: error: ..." line for bad usage.
-inline int parse_command_line(CLI::App& app, int argc, char** argv) {
+/// `args` are UTF-8, the program's name first (platform::utf8_arguments).
+inline int parse_command_line(CLI::App& app, std::vector<std::string> args) {
   try {
-    app.parse(argc, argv);
+    if (!args.empty()) args.erase(args.begin());
+    std::reverse(args.begin(), args.end());  // CLI11 takes them last first
+    app.parse(args);
     return -1;
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
@@ -25,6 +33,19 @@ inline int parse_command_line(CLI::App& app, int argc, char** argv) {
     std::fprintf(stderr, "%s: error: %s (see --help)\n", app.get_name().c_str(), e.what());
     return kExitBadInput;
   }
+}
+
+/// As above, with the process's own arguments (as UTF-8: on Windows from the wide command line).
+inline int parse_command_line(CLI::App& app, int argc, char** argv) {
+  return parse_command_line(app, platform::utf8_arguments(argc, argv));
+}
+
+/// A path option: the UTF-8 text becomes a path as platform::path_from_utf8 reads it
+/// (binding a std::filesystem::path directly would read it in the ANSI code page on Windows).
+inline CLI::Option* add_path_option(CLI::App& app, const std::string& name, std::filesystem::path& target,
+                                    const std::string& description) {
+  return app.add_option_function<std::string>(
+      name, [&target](const std::string& text) { target = platform::path_from_utf8(text); }, description);
 }
 
 /// A CLI11 check for a numeric option: a finite number in [min, max] ("nan", "inf" and
