@@ -60,6 +60,15 @@ int child_main(const std::vector<std::string>& args) {
     std::printf("%s\n", cosim::platform::utf8(fs::current_path()).c_str());
     return 0;
   }
+  if (what == "count-stdin") {  // reads stdin to its end; says how many bytes and their sum
+    std::size_t bytes = 0, sum = 0;
+    for (int c; (c = std::getchar()) != EOF;) {
+      ++bytes;
+      sum += static_cast<unsigned char>(c);
+    }
+    std::printf("%zu %zu\n", bytes, sum);
+    return 0;
+  }
   if (what == "sleep") {
     std::this_thread::sleep_for(milliseconds(std::stoi(arg(0))));
     return 0;
@@ -177,6 +186,30 @@ TEST_F(ProcessTest, ArgumentsArriveUnchanged) {
   std::string expected;
   for (const auto& arg : args) expected += "[" + arg + "]\n";
   EXPECT_EQ(read_text(dir_ / "echo.out"), expected);
+}
+
+TEST_F(ProcessTest, StdinPipeCarriesEverythingWrittenThenEndOfFile) {
+  // 4 MiB, far more than a pipe holds: write_stdin blocks while the child reads. Letters
+  // only, so a text-mode stdin (Windows) reads them as they are.
+  std::vector<std::byte> block(64 * 1024);
+  std::size_t sum = 0;
+  for (std::size_t i = 0; i < block.size(); ++i) block[i] = static_cast<std::byte>('A' + i % 26);
+  for (const std::byte b : block) sum += static_cast<unsigned char>(b);
+  constexpr std::size_t kBlocks = 64;
+  Process counter(self(), child({"count-stdin"}), {.stdout_file = file("count.out"), .stdin_pipe = true});
+  for (std::size_t i = 0; i < kBlocks; ++i) ASSERT_FALSE(counter.write_stdin(block)) << "block " << i;
+  counter.close_stdin();
+  counter.close_stdin();  // idempotent
+  ASSERT_EQ(counter.wait(), 0);
+  EXPECT_EQ(read_text(dir_ / "count.out"),
+            std::to_string(kBlocks * block.size()) + " " + std::to_string(kBlocks * sum) + "\n");
+}
+
+TEST_F(ProcessTest, WritingToAChildThatIsGoneIsBrokenPipe) {
+  Process gone(self(), child({"exit", "0"}), {.stdin_pipe = true});
+  ASSERT_EQ(gone.wait(), 0);
+  const std::vector<std::byte> bytes(256 * 1024, std::byte{'x'});
+  EXPECT_EQ(gone.write_stdin(bytes), std::errc::broken_pipe) << "an error code, not a SIGPIPE death";
 }
 
 TEST_F(ProcessTest, StdoutAndStderrGoToTheFilesGiven) {

@@ -2,8 +2,8 @@
 // XML scene, moves them to every frame cosim-dynamics sends, reports the probes' world
 // coordinates computed from the actors, and shows the result in a window or renders it
 // offscreen into a video.
-#include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -266,16 +266,16 @@ int main(int argc, char** argv) {
   double open_timeout_s = 10, frame_timeout_s = 30;
   std::string size = "1280x720", hud = "on";
   app.add_option("--channel", options.client.channel, cosim::protocol::valid_channel_forms() + ", as given to cosim-dynamics")->capture_default_str();
-  app.add_option("--scene", options.scene,
+  cosim::util::add_path_option(app, "--scene", options.scene,
                  "scene folder or project file (default: the folder named after the model the dynamics "
                  "announces, lowercase, under $COSIM_SCENES_DIR or <install>/share/cosim/scenes; standalone: "
                  "robotino)");
-  app.add_option("--out", options.out_dir,
+  cosim::util::add_path_option(app, "--out", options.out_dir,
                  "folder for visual.log, visual.cosimlog, screenshots/ and (offscreen) video.mp4");
   app.add_flag("--offscreen", options.offscreen,
                "no window: render offscreen (implied without a display, for --screenshot and --bench-frames)");
   app.add_option("--size", size, "render size WIDTHxHEIGHT [px]")->capture_default_str();
-  app.add_option("--video", options.video,
+  cosim::util::add_path_option(app, "--video", options.video,
                  "write every frame rendered to this H.264 MP4 through ffmpeg (.ogv by VTK when ffmpeg is "
                  "absent); default DIR/video.mp4 when offscreen with --out");
   app.add_option("--screenshot-every", options.screenshot_every, "PNG of every Nth frame into DIR/screenshots/")
@@ -296,22 +296,26 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   auto* joints_option = app.add_option("--joints", options.joints,
                  "standalone pose: \"Robotino/x=0.3,Robotino/phi=40deg,...\" (m, rad, or deg suffix; others 0)");
-  auto* pose_option = app.add_option("--pose", options.pose_file, "standalone pose from a file of 'joint = value' lines");
-  app.add_option("--screenshot", options.screenshot, "with --joints/--pose: write that pose as PNG and exit");
+  auto* pose_option = cosim::util::add_path_option(app, "--pose", options.pose_file, "standalone pose from a file of 'joint = value' lines");
+  cosim::util::add_path_option(app, "--screenshot", options.screenshot, "with --joints/--pose: write that pose as PNG and exit");
   app.add_option("--bench-frames", options.bench_frames,
                  "render this many frames of a synthetic motion offscreen, print frames per second, exit")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--slow-ms", options.slow_ms, "testing: sleep this many ms per frame, like a slow renderer")
       ->check(cosim::util::finite_range(0, 60000))
       ->capture_default_str();
-  app.add_option("--replay", options.replay,
+  cosim::util::add_path_option(app, "--replay", options.replay,
                  "play a recorded run (RUN_DIR/frames.cosimlog) at its fps, without a dynamics process");
   app.add_flag("--as-fast-as-possible", options.as_fast_as_possible, "with --replay: do not wait for the recorded fps");
   app.add_flag("-q,--quiet", options.quiet, "no summary on stdout");
   app.add_option("--protocol-major", options.client.protocol_major, "testing: answer with this protocol major")
       ->group("");
   try {
-    app.parse(argc, argv);
+    // UTF-8 arguments (on Windows from the wide command line), last first as CLI11 takes them.
+    std::vector<std::string> args = cosim::platform::utf8_arguments(argc, argv);
+    if (!args.empty()) args.erase(args.begin());
+    std::reverse(args.begin(), args.end());
+    app.parse(args);
     int width = 0, height = 0;
     if (!cosim::visual::app::parse_size(size, width, height)) {
       throw CLI::ValidationError("--size", "'" + size + "' is not WIDTHxHEIGHT with 16..8192 px each");

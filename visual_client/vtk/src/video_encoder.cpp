@@ -1,11 +1,5 @@
 #include "cosim/visual/vtk/video_encoder.hpp"
 
-#include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -19,10 +13,12 @@
 #include <vtkPointData.h>
 #include <vtkUnsignedCharArray.h>
 
+#include "cosim/platform/output_file.hpp"
+#include "cosim/platform/paths.hpp"
+#include "cosim/platform/process.hpp"
 #include "cosim/util/errors.hpp"
 #include "cosim/visual/vtk/vtk_messages.hpp"
 
-extern char** environ;
 
 namespace cosim::visual {
 
@@ -68,20 +64,6 @@ void rgba_bottom_up_to_yuv420(const std::uint8_t* rgba, int width, int height, s
   }
 }
 
-std::optional<std::filesystem::path> find_on_path(const std::string& name) {
-  const char* path = std::getenv("PATH");
-  if (path == nullptr) return std::nullopt;
-  std::string_view rest(path);
-  while (true) {
-    const auto colon = rest.find(':');
-    const std::string dir(rest.substr(0, colon));
-    const std::filesystem::path candidate = std::filesystem::path(dir.empty() ? "." : dir) / name;
-    if (::access(candidate.c_str(), X_OK) == 0 && !std::filesystem::is_directory(candidate)) return candidate;
-    if (colon == std::string_view::npos) return std::nullopt;
-    rest.remove_prefix(colon + 1);
-  }
-}
-
 VideoEncoder::VideoEncoder(const VideoOptions& options) : options_(options), file_(options.file) {
   if (options_.width <= 0 || options_.height <= 0 || options_.width % 2 != 0 || options_.height % 2 != 0) {
     throw util::BadInputError("video size " + std::to_string(options_.width) + "x" + std::to_string(options_.height) +
@@ -93,7 +75,7 @@ VideoEncoder::VideoEncoder(const VideoOptions& options) : options_(options), fil
     std::filesystem::create_directories(file_.parent_path(), ec);
     if (ec) throw util::BadInputError("--video " + file_.string() + ": cannot create its folder: " + ec.message());
   }
-  const auto ffmpeg = options_.ffmpeg.empty() ? find_on_path("ffmpeg") : std::optional(options_.ffmpeg);
+  const auto ffmpeg = options_.ffmpeg.empty() ? platform::find_program("ffmpeg") : std::optional(options_.ffmpeg);
   if (ffmpeg) {
     start_ffmpeg(*ffmpeg);
     return;
@@ -116,57 +98,31 @@ VideoEncoder::VideoEncoder(const VideoOptions& options) : options_(options), fil
 }
 
 void VideoEncoder::start_ffmpeg(const std::filesystem::path& ffmpeg) {
-  // A closed encoder must be an error code from write(), not a SIGPIPE death.
-  struct sigaction current {};
-  if (::sigaction(SIGPIPE, nullptr, &current) == 0 && current.sa_handler == SIG_DFL) ::signal(SIGPIPE, SIG_IGN);
-
-  const std::filesystem::path log =
-      options_.ffmpeg_log.empty() ? std::filesystem::path(file_.string() + ".ffmpeg.log") : options_.ffmpeg_log;
+  const std::filesystem::path log = options_.ffmpeg_log.empty()
+                                        ? platform::path_from_utf8(platform::utf8(file_) + ".ffmpeg.log")
+                                        : options_.ffmpeg_log;
   options_.ffmpeg_log = log;
   const std::string size = std::to_string(options_.width) + "x" + std::to_string(options_.height);
   // Frames go in as YUV 4:2:0 (BT.709, converted by the writer thread): ffmpeg's own
   // rgb24 -> yuv420p conversion took more CPU than x264 itself. ultrafast: ~4 ms of CPU per
   // 720p frame against ~14 (veryfast) and more (default). On 2 cores shared with software
   // rendering, both decide whether a coupled 30 fps run keeps up (bench/render).
-  std::vector<std::string> args{ffmpeg.string(), "-hide_banner", "-loglevel", "error", "-nostats",
-                                "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", size, "-r", format_fps(options_.fps),
-                                "-i", "-", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p",
-                                "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709",
-                                "-color_range", "tv", "-y", file_.string()};
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) throw util::BadInputError(std::string("pipe for ffmpeg: ") + std::strerror(errno));
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, fds[0], STDIN_FILENO);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  // Nothing else leaks into ffmpeg (the session's FIFOs above all: their EOF is the protocol).
-  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  // Own process group: a Ctrl-C on the terminal reaches us, and we end the video cleanly.
-  posix_spawnattr_setpgroup(&attributes, 0);
-  sigset_t defaults;
-  sigemptyset(&defaults);
-  sigaddset(&defaults, SIGPIPE);
-  sigaddset(&defaults, SIGINT);
-  sigaddset(&defaults, SIGTERM);
-  posix_spawnattr_setsigdefault(&attributes, &defaults);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
-  const int rc = ::posix_spawn(&pid_, ffmpeg.c_str(), &actions, &attributes, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attributes);
-  ::close(fds[0]);
-  if (rc != 0) {
-    ::close(fds[1]);
-    pid_ = -1;
-    throw util::BadInputError("cannot start " + ffmpeg.string() + ": " + std::strerror(rc));
+  const std::vector<std::string> args{"-hide_banner", "-loglevel", "error", "-nostats",
+                                      "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", size, "-r", format_fps(options_.fps),
+                                      "-i", "-", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p",
+                                      "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709",
+                                      "-color_range", "tv", "-y", platform::utf8(file_)};
+  // Its own process group: a Ctrl-C on the terminal reaches us, and we end the video
+  // cleanly. Its messages (stdout and stderr) go to the log.
+  platform::ProcessOptions how;
+  how.stdout_file = how.stderr_file = platform::utf8(log);
+  how.own_process_group = true;
+  how.stdin_pipe = true;
+  try {
+    ffmpeg_ = std::make_unique<platform::Process>(platform::utf8(ffmpeg), args, how);
+  } catch (const platform::ProcessStartError& e) {
+    throw util::BadInputError(e.what());
   }
-  fd_ = fds[1];
   ffmpeg_used_ = true;
   const std::size_t frame_bytes = static_cast<std::size_t>(options_.width) * options_.height * 4;
   ring_.assign(kBuffers, std::vector<std::uint8_t>(frame_bytes));
@@ -183,24 +139,12 @@ void VideoEncoder::writer_loop() {
     lock.unlock();
     // The slot stays ours until count_ drops: write() never touches a queued frame.
     rgba_bottom_up_to_yuv420(frame.data(), options_.width, options_.height, yuv_.data());
-    const std::uint8_t* data = yuv_.data();
-    std::size_t left = yuv_.size();
-    int error = 0;
-    while (left > 0) {
-      const ssize_t n = ::write(fd_, data, left);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
-        error = n < 0 ? errno : EPIPE;
-        break;
-      }
-      data += n;
-      left -= static_cast<std::size_t>(n);
-    }
+    const std::error_code error = ffmpeg_->write_stdin(std::as_bytes(std::span(yuv_)));
     lock.lock();
-    if (error != 0) {
-      writer_error_ = std::make_exception_ptr(
-          util::BadInputError("ffmpeg stopped taking frames for " + file_.string() + " (" + std::strerror(error) +
-                              "): " + ffmpeg_tail()));
+    if (error) {
+      writer_error_ = std::make_exception_ptr(util::BadInputError("ffmpeg stopped taking frames for " +
+                                                                  platform::utf8(file_) + " (" +
+                                                                  platform::error_text(error) + "): " + ffmpeg_tail()));
       count_ = 0;
       closing_ = true;
       changed_.notify_all();
@@ -267,20 +211,15 @@ void VideoEncoder::finish() {
     ogg_->End();
     return;
   }
-  if (pid_ <= 0) return;
-  stop_writer();  // sends what is queued
-  ::close(fd_);   // EOF: ffmpeg flushes and writes the MP4 index
-  fd_ = -1;
-  int status = 0;
-  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-  }
-  pid_ = -1;
+  if (!ffmpeg_) return;
+  stop_writer();           // sends what is queued
+  ffmpeg_->close_stdin();  // EOF: ffmpeg flushes and writes the MP4 index
+  const int code = ffmpeg_->wait();
+  ffmpeg_.reset();
   if (writer_error_) std::rethrow_exception(writer_error_);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    throw util::BadInputError("ffmpeg failed writing " + file_.string() + " (" +
-                              (WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
-                                                 : "signal " + std::to_string(WTERMSIG(status))) +
-                              "): " + ffmpeg_tail());
+  if (code != 0) {
+    throw util::BadInputError("ffmpeg failed writing " + platform::utf8(file_) + " (exit " + std::to_string(code) +
+                              (code > 128 ? ", signal " + std::to_string(code - 128) : "") + "): " + ffmpeg_tail());
   }
   // Keep ffmpeg's messages only when there are any.
   std::error_code ec;

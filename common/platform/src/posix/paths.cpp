@@ -28,6 +28,21 @@ std::filesystem::path make_private_temp_dir(std::string_view prefix) {
   return buffer.data();
 }
 
+std::optional<std::filesystem::path> find_program(std::string_view name) {
+  const char* path = std::getenv("PATH");
+  if (path == nullptr) return std::nullopt;
+  std::string_view rest(path);
+  for (;;) {
+    const auto colon = rest.find(':');
+    const std::string dir(rest.substr(0, colon));
+    const std::filesystem::path candidate = std::filesystem::path(dir.empty() ? "." : dir) / name;
+    std::error_code ec;
+    if (::access(candidate.c_str(), X_OK) == 0 && !std::filesystem::is_directory(candidate, ec)) return candidate;
+    if (colon == std::string_view::npos) return std::nullopt;
+    rest.remove_prefix(colon + 1);
+  }
+}
+
 std::string user_tag() { return std::to_string(::geteuid()); }
 
 }  // namespace cosim::platform

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <filesystem>
 #include <thread>
+#include <utility>
 
 #include "cosim/platform/output_file.hpp"
 #include "cosim/platform/paths.hpp"
@@ -86,6 +87,17 @@ Process::Process(const std::string& program, const std::vector<std::string>& arg
       posix_spawn_file_actions_adddup2(&actions.actions, err.fd, STDERR_FILENO);
     }
   }
+  Fd stdin_read, stdin_write;
+  if (options.stdin_pipe) {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0) fail(program, "cannot make a pipe for its stdin", errno);
+    stdin_read.fd = fds[0];
+    stdin_write.fd = fds[1];
+    posix_spawn_file_actions_adddup2(&actions.actions, stdin_read.fd, STDIN_FILENO);
+    // A child that goes away must be an error code from write_stdin(), not our death.
+    struct sigaction current {};
+    if (::sigaction(SIGPIPE, nullptr, &current) == 0 && current.sa_handler == SIG_DFL) ::signal(SIGPIPE, SIG_IGN);
+  }
   if (!options.working_dir.empty()) {
     // Checked here: a failed chdir in the child would read as "no such program".
     std::error_code ec;
@@ -130,9 +142,11 @@ Process::Process(const std::string& program, const std::vector<std::string>& arg
   if (error == ENOENT) fail(program, bare_name ? "not found in PATH" : "no such file", error, true);
   if (error != 0) fail(program, error_text(posix_error(error)), error);
   id_ = pid;
+  if (options.stdin_pipe) stdin_ = std::exchange(stdin_write.fd, -1);  // the read end closes here: the child has it
 }
 
 Process::~Process() {
+  close_stdin();
   if (exit_code_ || id_ <= 0) return;
   kill();
   try {
@@ -184,6 +198,21 @@ bool Process::terminate() noexcept {
   if (exit_code_ || id_ <= 0) return true;
   ::kill(own_process_group_ ? -static_cast<pid_t>(id_) : static_cast<pid_t>(id_), SIGTERM);
   return true;
+}
+
+std::error_code Process::write_stdin(std::span<const std::byte> bytes) noexcept {
+  if (stdin_ < 0) return std::make_error_code(std::errc::broken_pipe);
+  while (!bytes.empty()) {
+    const ssize_t n = ::write(static_cast<int>(stdin_), bytes.data(), bytes.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return n < 0 ? posix_error(errno) : std::make_error_code(std::errc::broken_pipe);
+    bytes = bytes.subspan(static_cast<std::size_t>(n));
+  }
+  return {};
+}
+
+void Process::close_stdin() noexcept {
+  if (stdin_ >= 0) ::close(static_cast<int>(std::exchange(stdin_, -1)));
 }
 
 void Process::kill() noexcept {

@@ -37,6 +37,27 @@ std::filesystem::path make_private_temp_dir(std::string_view prefix) {
                           "cannot create a temp folder in " + utf8(base));
 }
 
+std::optional<std::filesystem::path> find_program(std::string_view name) {
+  const DWORD n = GetEnvironmentVariableW(L"PATH", nullptr, 0);
+  if (n == 0) return std::nullopt;
+  std::wstring path(n, L'\0');
+  path.resize(GetEnvironmentVariableW(L"PATH", path.data(), n));
+  const std::filesystem::path file = path_from_utf8(name);
+  std::wstring_view rest(path);
+  for (;;) {
+    const auto semicolon = rest.find(L';');
+    const std::filesystem::path dir(rest.substr(0, semicolon));
+    for (const wchar_t* ending : {L"", L".exe"}) {
+      std::filesystem::path candidate = (dir.empty() ? std::filesystem::path(L".") : dir) / file;
+      candidate += ending;
+      std::error_code ec;
+      if (std::filesystem::is_regular_file(candidate, ec)) return candidate;
+    }
+    if (semicolon == std::wstring_view::npos) return std::nullopt;
+    rest.remove_prefix(semicolon + 1);
+  }
+}
+
 std::string user_tag() {
   wchar_t name[257];
   DWORD n = sizeof name / sizeof name[0];

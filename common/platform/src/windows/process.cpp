@@ -5,6 +5,7 @@
 
 #include <climits>
 #include <filesystem>
+#include <utility>
 
 #include "cosim/platform/output_file.hpp"
 #include "cosim/platform/paths.hpp"
@@ -161,7 +162,16 @@ Process::Process(const std::string& program, const std::vector<std::string>& arg
 
   // The child's standard handles: the files asked for, else the parent's own. Exactly these
   // are inherited (PROC_THREAD_ATTRIBUTE_HANDLE_LIST), no other inheritable handle leaks.
-  Handle in(inheritable_std_handle(STD_INPUT_HANDLE));
+  Handle in, stdin_write;
+  if (options.stdin_pipe) {
+    SECURITY_ATTRIBUTES inheritable{sizeof inheritable, nullptr, TRUE};
+    if (!CreatePipe(&in.h, &stdin_write.h, &inheritable, 0)) {
+      fail(program, "cannot make a pipe for its stdin: " + error_text(last_error()), last_error());
+    }
+    SetHandleInformation(stdin_write.h, HANDLE_FLAG_INHERIT, 0);  // only the read end is the child's
+  } else {
+    in.h = inheritable_std_handle(STD_INPUT_HANDLE);
+  }
   Handle out(options.stdout_file.empty() ? inheritable_std_handle(STD_OUTPUT_HANDLE)
                                          : open_output(program, options.stdout_file, "stdout"));
   Handle err;
@@ -224,10 +234,12 @@ Process::Process(const std::string& program, const std::vector<std::string>& arg
   ResumeThread(thread.h);
   id_ = static_cast<std::int64_t>(created.dwProcessId);
   handle_ = reinterpret_cast<std::intptr_t>(process.release());
+  if (options.stdin_pipe) stdin_ = reinterpret_cast<std::intptr_t>(stdin_write.release());  // `in` closes: the child has it
   job_ = reinterpret_cast<std::intptr_t>(job.release());
 }
 
 Process::~Process() {
+  close_stdin();
   if (handle_ == 0) return;
   if (!exit_code_) {
     kill();
@@ -267,6 +279,25 @@ bool Process::terminate() noexcept {
   if (signal_stop_event(static_cast<unsigned long>(id_))) return true;
   TerminateJobObject(as_handle(job_), kExitTerminated);
   return false;
+}
+
+std::error_code Process::write_stdin(std::span<const std::byte> bytes) noexcept {
+  if (stdin_ == -1) return std::make_error_code(std::errc::broken_pipe);
+  while (!bytes.empty()) {
+    const DWORD chunk = bytes.size() > (1u << 30) ? (1u << 30) : static_cast<DWORD>(bytes.size());
+    DWORD written = 0;
+    if (!WriteFile(as_handle(stdin_), bytes.data(), chunk, &written, nullptr)) {
+      const DWORD error = GetLastError();
+      if (error == ERROR_BROKEN_PIPE || error == ERROR_NO_DATA) return std::make_error_code(std::errc::broken_pipe);
+      return {static_cast<int>(error), std::system_category()};
+    }
+    bytes = bytes.subspan(written);
+  }
+  return {};
+}
+
+void Process::close_stdin() noexcept {
+  if (stdin_ != -1) CloseHandle(as_handle(std::exchange(stdin_, -1)));
 }
 
 void Process::kill() noexcept {

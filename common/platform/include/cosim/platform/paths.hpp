@@ -4,6 +4,7 @@
 /// running executable; private temp folders; who the user is, for per-user default names.
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -17,6 +18,10 @@ std::filesystem::path path_from_utf8(std::string_view text);
 
 /// The running executable, or an empty path if the system cannot say.
 std::filesystem::path executable_path();
+
+/// The first executable called `name` in the folders of PATH (on Windows `name.exe` too,
+/// folders separated by ';'), or nullopt.
+std::optional<std::filesystem::path> find_program(std::string_view name);
 
 /// Creates a new folder only this user can use, named `<prefix>XXXXXX` in the system's temp
 /// folder ($TMPDIR or /tmp; %TEMP%). Throws std::system_error naming it.

@@ -26,6 +26,7 @@
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -39,6 +40,7 @@ struct ProcessOptions {
   std::string stdout_file{};  ///< created or truncated; the parent's stdout when empty
   std::string stderr_file{};  ///< created or truncated (may equal stdout_file); the parent's stderr when empty
   bool own_process_group = false;  ///< POSIX: lead a new process group (see the file comment)
+  bool stdin_pipe = false;  ///< the child reads what write_stdin() writes (else the parent's stdin)
 };
 
 /// A program that could not be started. what() is one line naming it and saying why.
@@ -85,6 +87,13 @@ class Process {
   /// (128 + SIGTERM), as the last resort, and this returns false; true otherwise. Nothing
   /// once the child has been reaped.
   bool terminate() noexcept;
+  /// With ProcessOptions::stdin_pipe: writes all of `bytes` to the child's stdin, blocking
+  /// while its pipe is full. A child that closed its stdin or ended is
+  /// std::errc::broken_pipe (never a SIGPIPE death). Use from one thread.
+  std::error_code write_stdin(std::span<const std::byte> bytes) noexcept;
+  /// Closes the child's stdin: it reads end of file. Idempotent.
+  void close_stdin() noexcept;
+
   /// Ends the child now: SIGKILL (to its group if it has its own; exit code 137), or
   /// TerminateJobObject (the child and whatever it started; exit code 137).
   void kill() noexcept;
@@ -93,6 +102,7 @@ class Process {
   std::int64_t id_ = -1;
   std::intptr_t handle_ = 0;  // Windows: the process HANDLE
   std::intptr_t job_ = 0;     // Windows: the job object HANDLE
+  std::intptr_t stdin_ = -1;  // the write end of the child's stdin pipe: fd, or HANDLE on Windows
   bool own_process_group_ = false;
   std::optional<int> exit_code_;
 };

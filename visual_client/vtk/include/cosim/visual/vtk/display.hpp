@@ -1,6 +1,7 @@
 #pragma once
 /// \file
-/// An X display for VTK (Debian's VTK 9.1 renders through X only, offscreen included).
+/// An X display for VTK (Debian's VTK 9.1 renders through X only, offscreen included);
+/// display_x11.cpp on POSIX, display_windows.cpp (nothing to do) on Windows.
 
 #include <functional>
 

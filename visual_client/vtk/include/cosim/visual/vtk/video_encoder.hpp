@@ -4,12 +4,11 @@
 /// ffmpeg is not on PATH, VTK's Ogg Theora writer (DESIGN.md "User interface conventions":
 /// Debian's VTK has no FFMPEG writer).
 
-#include <sys/types.h>
-
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -22,14 +21,15 @@
 class vtkImageData;
 class vtkOggTheoraWriter;
 
+namespace cosim::platform {
+class Process;
+}
+
 namespace cosim::visual {
 
 /// RGBA rows bottom-up (width*height*4 bytes, even sizes, alpha ignored) -> planar YUV
 /// 4:2:0 top-down (width*height*3/2 bytes), BT.709 limited range as tagged in the MP4.
 void rgba_bottom_up_to_yuv420(const std::uint8_t* rgba, int width, int height, std::uint8_t* yuv);
-
-/// First executable called `name` on PATH, or nullopt.
-std::optional<std::filesystem::path> find_on_path(const std::string& name);
 
 struct VideoOptions {
   std::filesystem::path file;  ///< requested output (.mp4); .ogv is used by the fallback
@@ -65,7 +65,7 @@ class VideoEncoder {
 
   /// The file actually written (the .ogv name under the fallback).
   const std::filesystem::path& file() const { return file_; }
-  bool uses_ffmpeg() const { return pid_ > 0 || ffmpeg_used_; }
+  bool uses_ffmpeg() const { return ffmpeg_used_; }
   std::uint64_t frames_written() const { return frames_; }
 
  private:
@@ -75,8 +75,7 @@ class VideoEncoder {
   void stop_writer();
   VideoOptions options_;
   std::filesystem::path file_;
-  pid_t pid_ = -1;
-  int fd_ = -1;
+  std::unique_ptr<platform::Process> ffmpeg_;  // running until finish()
   bool ffmpeg_used_ = false;
   bool finished_ = false;
   std::uint64_t frames_ = 0;

@@ -1,6 +1,8 @@
 #include "cosim/visual/vtk/display.hpp"
 
 #include <X11/Xlib.h>
+
+#include "cosim/platform/paths.hpp"
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -113,7 +115,7 @@ bool ensure_x_display(int width, int height) {
     XCloseDisplay(connection);
     return false;
   }
-  const auto xvfb = find_on_path("Xvfb");
+  const auto xvfb = platform::find_program("Xvfb");
   if (!xvfb) {
     throw util::BadInputError("no X display (DISPLAY is unset) and Xvfb is not on PATH: install the xvfb package "
                               "or set DISPLAY");
