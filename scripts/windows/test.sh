@@ -37,5 +37,5 @@ status=0
 echo "windows/test: unit suites under wine64" >&2
 (cd "$build" && ctest --output-on-failure --timeout 600 -L unit "$@") || status=1
 echo "windows/test: the Windows programs under Wine, driven from Linux" >&2
-(cd "$linux_build" && COSIM_WINDOWS_BIN="$build/bin" ctest --output-on-failure --timeout 900 -L wine) || status=1
+(cd "$linux_build" && COSIM_WINDOWS_BIN="$build/bin" ctest -V --timeout 900 -L wine) || status=1  # -V: the suite prints the Wine figures
 exit "$status"
