@@ -29,6 +29,8 @@ fi
 # One persistent server, and Wine's own services started once with no pipe attached: a
 # service started by a test program would inherit CTest's output pipe and keep CTest
 # waiting until its timeout.
+wineserver -k 2>/dev/null || true  # one left by wineboot or an earlier run: -p would refuse to start
+wineserver -w 2>/dev/null || true
 wineserver -p </dev/null >/dev/null 2>&1
 trap 'wineserver -k 2>/dev/null || true' EXIT
 wine64 cmd /c exit </dev/null >/dev/null 2>&1
