@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cosim/test/process.hpp"
+#include "harness.hpp"
 #include "cosim/test/run_json.hpp"
 #include "cosim/util/exit_codes.hpp"
 
@@ -23,7 +24,7 @@ namespace cosim::test {
 namespace {
 
 namespace fs = std::filesystem;
-const fs::path kLinuxBin = COSIM_BIN_DIR;
+const fs::path kLinuxBin = kBinDir;  // harness.hpp
 
 /// Where scripts/windows/test.sh put the .exe files; the suite cannot run without them.
 fs::path windows_bin() {
@@ -49,10 +50,9 @@ std::string windows_path(const fs::path& unix_path) {
   return text;
 }
 
-class WineTest : public ::testing::Test {
+// LoopTest (harness.hpp): a temp folder per test and finish(), shared with the integration suites.
+class WineTest : public LoopTest {
  protected:
-  WineTest() : tmp_(::testing::UnitTest::GetInstance()->current_test_info()->name()) {}
-
   /// A pipe name no other test or run uses.
   std::string pipe_channel() const { return "pipe:cosim-wine-test-" + tmp_.path().filename().string(); }
 
@@ -62,17 +62,6 @@ class WineTest : public ::testing::Test {
     return std::make_unique<Process>(wine64(), args, tmp_.path() / log);
   }
 
-  static int finish(Process& p, const char* who, int timeout_s = 300) {
-    const auto code = p.wait(std::chrono::seconds(timeout_s));
-    if (!code) {
-      ADD_FAILURE() << who << " still running after " << timeout_s << " s; stderr:\n" << p.err();
-      p.kill(SIGKILL);
-      return -1;
-    }
-    return *code;
-  }
-
-  TempDir tmp_;
 };
 
 // Seed 000's job, 50 s at 20 fps in lockstep, over \\.\pipe\..., and the same job on Linux.
