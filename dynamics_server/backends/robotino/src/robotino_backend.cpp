@@ -31,6 +31,11 @@ constexpr double kRestartStepFraction = 0.1;
 // IDA does not restart on a root; a reversal within 1e-9 rad of a switch stays with the new
 // roller.
 constexpr double kSwitchHysteresis_rad = 1e-9;
+// A saturated drive returns to its command when the command has come back inside the limit by
+// this fraction of U_max (u then steps by 24 µV at 24 V): a band wider than the command's
+// interpolation error (µV), so a mode entered at a root starts on the right side of its root.
+constexpr double kSaturationHysteresis = 1e-6;
+constexpr std::size_t kDriveRoot = 3;  // root functions 0..2: rollers, 3..5: drives
 
 std::vector<std::string> robotino_output_names() {
   std::vector<std::string> names{"x_ref_m",        "y_ref_m",        "phi_ref_rad",
@@ -52,6 +57,8 @@ std::vector<std::string> robotino_output_names() {
   for (const char* name : {"energy_in_J", "energy_resistive_J", "energy_stored_J", "energy_balance_J"}) {
     names.emplace_back(name);
   }
+  append_per_wheel_names(names, "saturated", "");
+  append_per_wheel_names(names, "u_cmd", "_V");
   return names;
 }
 
@@ -95,6 +102,14 @@ std::span<const ParamSpec> dynamics_param_specs() {
        "feed-forward gain of Ra * i_ff, the current for the reference accelerations (rigid-body inverse "
        "dynamics)",
        "chosen (MODEL.md)"},
+      {"pid_reference_heading", 0.0, 0.0, 1.0, "1",
+       "1: eq. 22 uses the reference heading phi_ref (the seed's Reference feeds the drivers); 0: the "
+       "measured heading",
+       "chosen: 0 (MODEL.md); seed 000 §3.4 is 1"},
+      {"pid_antiwindup_time_s", 2e-3, 0.0, 10.0, "s",
+       "anti-windup tracking time T_t while the voltage saturates (back-calculation: dE/dt = e + (u - "
+       "u_cmd)/(Ki T_t)); 0: none",
+       "chosen: about sqrt(Ti Td) of the default gains (MODEL.md)"},
   };
   return specs;
 }
@@ -115,6 +130,15 @@ std::span<const ParamSpec> start_and_solver_param_specs() {
        "chosen: both agree, 0 is about 2x faster (MODEL.md)"},
   };
   return specs;
+}
+
+// A 0/1 parameter as a bool; other values are a ParamError naming the key.
+bool read_switch(const Params& params, const std::string& key) {
+  const double value = params.get(key);
+  if (value != 0.0 && value != 1.0) {
+    throw ParamError("backend robotino: " + key + " = " + format_number(value) + " must be 0 or 1");
+  }
+  return value == 1.0;
 }
 
 }  // namespace
@@ -146,31 +170,27 @@ std::unique_ptr<Backend> make_robotino_backend(const Params& params, double t0_s
   m.kd_V_s2_per_rad = params.get("pid_kd_V_s2_per_rad");
   m.ff_back_emf = params.get("pid_ff_back_emf");
   m.ff_inertia = params.get("pid_ff_inertia");
+  m.reference_heading = read_switch(params, "pid_reference_heading");
+  m.antiwindup_time_s = params.get("pid_antiwindup_time_s");
   c.rose = read_rose_params(params);
-  const double start = params.get("start_moving");
-  if (start != 0.0 && start != 1.0) {
-    throw ParamError("backend robotino: start_moving = " + format_number(start) + " must be 0 or 1");
-  }
-  c.start_moving = start == 1.0;
+  c.start_moving = read_switch(params, "start_moving");
   c.solver.rtol = params.get("solver_rtol");
   c.solver.atol = params.get("solver_atol");
   c.solver.max_step_s = params.get("solver_max_step_s");
-  const double restart = params.get("solver_restart_at_switch");
-  if (restart != 0.0 && restart != 1.0) {
-    throw ParamError("backend robotino: solver_restart_at_switch = " + format_number(restart) +
-                     " must be 0 or 1");
-  }
-  c.solver.restart_at_switch = restart == 1.0;
+  c.solver.restart_at_switch = read_switch(params, "solver_restart_at_switch");
   return std::make_unique<RobotinoBackend>(c, t0_s);
 }
 
-// Adapts the model to IdaSolver's callbacks, with one root function per wheel. Stepping through
-// switches: g_i = cos 3θ_i, zero exactly at θ_i = π/6 + m·π/3. Restarting at switches: IDA
-// must not restart on a root, so g_i = (θ_i − lo_i)·(hi_i − θ_i) is positive inside the
-// current sector widened by kSwitchHysteresis_rad on the side just entered.
+// Adapts the model to IdaSolver's callbacks, with one root function per wheel and one per drive.
+// Rollers, stepping through switches: g_i = cos 3θ_i, zero exactly at θ_i = π/6 + m·π/3.
+// Restarting at switches: IDA must not restart on a root, so g_i = (θ_i − lo_i)·(hi_i − θ_i) is
+// positive inside the current sector widened by kSwitchHysteresis_rad on the side just entered.
+// Drives: positive while the mode holds — linear: U_max − |u_cmd|; at +U_max: u_cmd − U_max
+// (less the hysteresis), at −U_max the mirror image.
 class RobotinoBackend::System final : public dae::DaeSystem {
  public:
   System(const robotino::RobotinoDae& dae, bool windows) : dae_(dae), windows_(windows) {}
+  static constexpr int kRootCount = static_cast<int>(kDriveRoot) + kWheels;
   void set_window(std::size_t wheel, std::int64_t sector, int entered_from) {
     lo_[wheel] =
         (static_cast<double>(sector) - 0.5) * kPitch - (entered_from < 0 ? kSwitchHysteresis_rad : 0.0);
@@ -187,10 +207,21 @@ class RobotinoBackend::System final : public dae::DaeSystem {
     dae_.jacobian(t_s, cj, y, yp, jac);
     return 0;
   }
-  int roots(double, std::span<const double> y, std::span<const double>, std::span<double> g) override {
+  int roots(double t_s, std::span<const double> y, std::span<const double> yp, std::span<double> g) override {
     for (std::size_t i = 0; i < 3; ++i) {
       const double theta = y[var::kTheta + i];
       g[i] = windows_ ? (theta - lo_[i]) * (hi_[i] - theta) : std::cos(3.0 * theta);
+    }
+    const double limit = dae_.params().voltage_limit_V;
+    const double back_inside = limit * (1.0 - kSaturationHysteresis);
+    for (int i = 0; i < kWheels; ++i) {
+      const double command = dae_.drive_command_V(i, t_s, y, yp);
+      double& gi = g[kDriveRoot + static_cast<std::size_t>(i)];
+      switch (dae_.drive_mode(i)) {
+        case robotino::DriveMode::kLinear: gi = limit - std::abs(command); break;
+        case robotino::DriveMode::kHigh: gi = command - back_inside; break;
+        case robotino::DriveMode::kLow: gi = -back_inside - command; break;
+      }
     }
     return 0;
   }
@@ -247,12 +278,14 @@ RobotinoBackend::RobotinoBackend(const RobotinoConfig& config, double t0_s)
     options.block_outputs = robotino::RobotinoDae::block_outputs();
     options.block_diagonal = robotino::RobotinoDae::block_diagonal();
   }
-  options.root_count = kWheels;
+  options.root_count = System::kRootCount;
   solver_ =
       std::make_unique<dae::IdaSolver>("backend robotino", *system_, var::kCount, t0_s, y0, yp0, options);
   solver_->correct_initial_conditions(t0_s + s.max_step_s);
   std::copy_n(solver_->consistent_y().begin(), var::kCount, y_.begin());
   std::copy_n(solver_->consistent_yp().begin(), var::kCount, yp_.begin());
+  // A start at rest asks for far more than U_max: those drives start saturated.
+  if (settle_drive_modes(t0_s, y_, yp_)) solver_->reinit_consistent(t0_s, y_, yp_);
   for (std::size_t i = 0; i < 3; ++i) {
     sector_[i] = robotino_contact_sector(y_[var::kTheta + i]);
     system_->set_window(i, sector_[i], 0);
@@ -263,6 +296,30 @@ RobotinoBackend::RobotinoBackend(const RobotinoConfig& config, double t0_s)
 
 RobotinoBackend::~RobotinoBackend() = default;
 
+bool RobotinoBackend::settle_drive_modes(double t_s, std::span<const double> y, std::span<const double> yp) {
+  // Enter saturation beyond ±U_max, leave it inside the hysteresis band. The command depends on
+  // the differential states and the rolling forces only, not on the modes, so one pass settles.
+  const double limit = config_.model.voltage_limit_V;
+  const double back_inside = limit * (1.0 - kSaturationHysteresis);
+  bool changed = false;
+  for (int i = 0; i < kWheels; ++i) {
+    const double command = dae_.drive_command_V(i, t_s, y, yp);
+    const robotino::DriveMode mode = dae_.drive_mode(i);
+    robotino::DriveMode want = mode;
+    if (mode == robotino::DriveMode::kLinear && std::abs(command) > limit) {
+      want = command > 0 ? robotino::DriveMode::kHigh : robotino::DriveMode::kLow;
+    } else if ((mode == robotino::DriveMode::kHigh && command < back_inside) ||
+               (mode == robotino::DriveMode::kLow && command > -back_inside)) {
+      want = robotino::DriveMode::kLinear;
+    }
+    if (want == mode) continue;
+    dae_.set_drive_mode(i, want);
+    ++saturation_switch_count_[static_cast<std::size_t>(i)];
+    changed = true;
+  }
+  return changed;
+}
+
 void RobotinoBackend::do_advance_to(double t_s, std::span<double> q, std::span<double> outputs) {
   // One IDA step at a time: the quadratures follow each step on its dense output, and each
   // switch is applied at its root time (also when IDA found it beyond an earlier output).
@@ -272,7 +329,6 @@ void RobotinoBackend::do_advance_to(double t_s, std::span<double> q, std::span<d
       if (root_t_s_ > t_s) break;
       integrate_quadratures_to(root_t_s_);
       root_pending_ = false;
-      step_open_ = !config_.solver.restart_at_switch;  // a restart discards the rest of the step
       apply_switches(root_t_s_, root_found_);
       continue;
     }
@@ -321,7 +377,21 @@ void RobotinoBackend::integrate_quadratures_to(double t_s) {
 }
 
 void RobotinoBackend::apply_switches(double t_s, std::span<const int> found) {
-  solver_->interpolate(t_s, y_node_, {});
+  solver_->interpolate(t_s, y_node_, yp_);
+  bool drive_switched = false;
+  for (int i = 0; i < kWheels; ++i) {
+    if (found[kDriveRoot + static_cast<std::size_t>(i)] == 0) continue;
+    // Linear → the side the command left by; saturated → linear. (The root is returned just
+    // past the crossing; settle_drive_modes below agrees with this within its band.)
+    const double command = dae_.drive_command_V(i, t_s, y_node_, yp_);
+    using robotino::DriveMode;
+    const DriveMode to = dae_.drive_mode(i) != DriveMode::kLinear ? DriveMode::kLinear
+                         : command > 0                            ? DriveMode::kHigh
+                                                                  : DriveMode::kLow;
+    dae_.set_drive_mode(i, to);
+    ++saturation_switch_count_[static_cast<std::size_t>(i)];
+    drive_switched = true;
+  }
   for (int i = 0; i < kWheels; ++i) {
     const auto ui = static_cast<std::size_t>(i);
     if (found[ui] == 0) continue;
@@ -334,12 +404,17 @@ void RobotinoBackend::apply_switches(double t_s, std::span<const int> found) {
     ++switch_count_[ui];
     last_switch_[ui] = {t_s, theta, from, to};
   }
-  if (!config_.solver.restart_at_switch) return;
+  // A drive switch changes the equations: the rest of the step was taken with the old ones.
+  step_open_ = !(drive_switched || config_.solver.restart_at_switch);
+  if (step_open_) return;
   // dr_roll/dθ changes sign, so the side forces and accelerations jump: restart the BDF
   // history with consistent algebraic variables and derivatives (Newton as IDACalcIC does; it
   // would allocate its work vectors at each of the ~900 restarts).
   const double h_last = solver_->last_step_s();
   solver_->interpolate(t_s, y_node_, yp_);
+  // A root can be a graze that does not cross, or one drive's switch can be another's
+  // (shared chassis): the modes must agree with the commands before the restart.
+  settle_drive_modes(t_s, y_node_, yp_);
   solver_->reinit_consistent(t_s, y_node_, yp_);
   if (h_last > 0.0) solver_->set_initial_step(kRestartStepFraction * h_last);
   restart_t_s_ = t_s;
@@ -385,6 +460,8 @@ void RobotinoBackend::write_state(double t_s, std::span<double> q, std::span<dou
     o[out::kRollerSpeed1 + ui] = w.roller_speed_rad_per_s;
     o[out::kRollingArm1 + ui] = w.rolling_arm_m;
     o[out::kPidInt1 + ui] = y[var::kPidInt + ui];
+    o[out::kSaturated1 + ui] = static_cast<double>(static_cast<int>(dae_.drive_mode(i)));
+    o[out::kCommand1 + ui] = w.command_V;
   }
   const double stored = dae_.stored_energy_J(t_s, y);
   o[out::kEnergyIn] = energy_in_J_;

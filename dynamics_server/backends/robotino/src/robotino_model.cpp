@@ -44,6 +44,11 @@ Heading heading(const ReferenceState& ref, std::span<const double> y) {
   return {std::cos(phi), std::sin(phi)};
 }
 
+// cos φ_ref, sin φ_ref: the heading of eq. 22 when the reference feeds the drivers.
+Heading reference_heading(const ReferenceState& ref) {
+  return {std::cos(ref.pose.phi_rad), std::sin(ref.pose.phi_rad)};
+}
+
 // The contact roller's rolling arm at wheel angle θ: r_roll(θ_b) and its θ-derivatives.
 struct Arm {
   int roller;
@@ -66,11 +71,12 @@ struct WheelKin {
   double omega = 0, omega_dot = 0;
   Arm arm{};
   double roll = 0, roll_dot = 0;  // ω_roll, dω_roll/dt
+  double rc = 0, rs = 0;          // cos, sin of the heading eq. 22 uses (measured or reference)
   double ref = 0, ref_dot = 0;    // ω_i,ref and its derivative
   Grad g_omega, g_omega_dot, g_roll, g_roll_dot, g_ref, g_ref_dot;
 };
 
-WheelKin wheel_kin(int i, const ModelParams& p, const ReferenceState& ref, Heading h,
+WheelKin wheel_kin(int i, const ModelParams& p, const ReferenceState& ref, Heading h, Heading hr,
                    std::span<const double> y, std::span<const double> yp) {
   const double rw = p.geometry.wheel_radius_m;
   const double big_r = p.geometry.wheel_distance_m;
@@ -117,22 +123,30 @@ WheelKin wheel_kin(int i, const ModelParams& p, const ReferenceState& ref, Headi
   k.g_roll_dot.ax = c / r;
   k.g_roll_dot.ay = s / r;
 
-  // Reference wheel speed, eq. 22 with the measured heading φ_i.
+  // Reference wheel speed, eq. 22: with the measured heading φ_i (then it depends on δφ and its
+  // derivative on Ω), or with the reference heading (the seed's Reference feeds the drivers;
+  // then a function of t only).
   const RoseSample& rs = ref.pose;
-  k.ref = (rs.vx_m_per_s * s - rs.vy_m_per_s * c - big_r * rs.omega_rad_per_s) / rw;
-  const double ref_side = (rs.vx_m_per_s * c + rs.vy_m_per_s * s) / rw;
-  k.g_ref = {ref_side, 0, 0, 0, 0, 0, 0, 0};
-  k.ref_dot =
-      (ref.ax_m_per_s2 * s - ref.ay_m_per_s2 * c - big_r * ref.omega_dot_rad_per_s2) / rw + w * ref_side;
-  k.g_ref_dot = {
-      (ref.ax_m_per_s2 * c + ref.ay_m_per_s2 * s) / rw + w * (-rs.vx_m_per_s * s + rs.vy_m_per_s * c) / rw,
-      0,
-      0,
-      ref_side,
-      0,
-      0,
-      0,
-      0};
+  const bool measured = !p.reference_heading;
+  k.rc = measured ? c : hr.c * kCosDelta[ui] - hr.s * kSinDelta[ui];
+  k.rs = measured ? s : hr.s * kCosDelta[ui] + hr.c * kSinDelta[ui];
+  const double heading_rate = measured ? w : rs.omega_rad_per_s;
+  k.ref = (rs.vx_m_per_s * k.rs - rs.vy_m_per_s * k.rc - big_r * rs.omega_rad_per_s) / rw;
+  const double ref_side = (rs.vx_m_per_s * k.rc + rs.vy_m_per_s * k.rs) / rw;
+  k.ref_dot = (ref.ax_m_per_s2 * k.rs - ref.ay_m_per_s2 * k.rc - big_r * ref.omega_dot_rad_per_s2) / rw +
+              heading_rate * ref_side;
+  if (measured) {
+    k.g_ref = {ref_side, 0, 0, 0, 0, 0, 0, 0};
+    k.g_ref_dot = {(ref.ax_m_per_s2 * c + ref.ay_m_per_s2 * s) / rw +
+                       w * (-rs.vx_m_per_s * s + rs.vy_m_per_s * c) / rw,
+                   0,
+                   0,
+                   ref_side,
+                   0,
+                   0,
+                   0,
+                   0};
+  }
   return k;
 }
 
@@ -158,10 +172,10 @@ Command pid_command(const ModelParams& p, double k_gear, double wheel_inertia_ef
     // (Σ y_i·y_iᵀ = 3/2·I, Σ y_i = 0): F_iy = 2/3·m·a_ref·y_i + I_z·Ω̇_ref/(3R); then the
     // current for I_W·ω̇_ref = kt·i/k_gear + Rw·F_iy, applied as its resistive drop.
     const double big_r = p.geometry.wheel_distance_m;
-    const double f = 2.0 / 3.0 * p.mass_kg * (-k.s * ref.ax_m_per_s2 + k.c * ref.ay_m_per_s2) +
+    const double f = 2.0 / 3.0 * p.mass_kg * (-k.rs * ref.ax_m_per_s2 + k.rc * ref.ay_m_per_s2) +
                      p.yaw_inertia_kg_m2 * ref.omega_dot_rad_per_s2 / (3.0 * big_r);
     Grad g_f;
-    g_f.phi = 2.0 / 3.0 * p.mass_kg * (-k.c * ref.ax_m_per_s2 - k.s * ref.ay_m_per_s2);
+    if (!p.reference_heading) g_f.phi = 2.0 / 3.0 * p.mass_kg * (-k.c * ref.ax_m_per_s2 - k.s * ref.ay_m_per_s2);
     const double scale = p.ff_inertia * p.resistance_ohm * k_gear / p.torque_constant_N_m_per_A;
     const double rw = p.geometry.wheel_radius_m;
     cmd.u += scale * (wheel_inertia_eff * k.ref_dot - rw * f);
@@ -200,12 +214,12 @@ RobotinoDae::RobotinoDae(const ModelParams& params, const RoseParams& rose)
   const bool valid = p_.mass_kg > 0 && p_.yaw_inertia_kg_m2 > 0 && p_.wheel_inertia_kg_m2 >= 0 &&
                      p_.roller_inertia_kg_m2 >= 0 && p_.rotor_inertia_kg_m2 >= 0 && p_.gear_ratio > 0 &&
                      p_.resistance_ohm > 0 && p_.inductance_H >= 0 && p_.torque_constant_N_m_per_A > 0 &&
-                     p_.back_emf_V_s_per_rad > 0 && p_.voltage_limit_V > 0 &&
+                     p_.back_emf_V_s_per_rad > 0 && p_.voltage_limit_V > 0 && p_.antiwindup_time_s >= 0 &&
                      p_.geometry.wheel_radius_m > 0 && p_.geometry.wheel_distance_m > 0;
   if (!valid) {
     throw std::invalid_argument(
         "robotino model: mass, yaw inertia, gear ratio, resistance, motor constants, voltage limit and "
-        "geometry must be positive; the other inertias and the inductance must be >= 0");
+        "geometry must be positive; the other inertias, the inductance and the anti-windup time must be >= 0");
   }
   if (!(robotino_min_rolling_arm_m(p_.geometry) > 0.0)) {
     throw std::invalid_argument("robotino model: the rolling arm reaches zero at a roller switch");
@@ -260,6 +274,7 @@ void RobotinoDae::residual(double t_s, std::span<const double> y, std::span<cons
   using namespace var;
   const ReferenceState& ref = reference(t_s);
   const Heading h = heading(ref, y);
+  const Heading hr = reference_heading(ref);
   const double rw = p_.geometry.wheel_radius_m;
   const double big_r = p_.geometry.wheel_distance_m;
 
@@ -271,7 +286,7 @@ void RobotinoDae::residual(double t_s, std::span<const double> y, std::span<cons
   double f_roll_sum = 0.0;
   for (int i = 0; i < kWheels; ++i) {
     const auto ui = static_cast<std::size_t>(i);
-    const WheelKin k = wheel_kin(i, p_, ref, h, y, yp);
+    const WheelKin k = wheel_kin(i, p_, ref, h, hr, y, yp);
     const double f_roll = y[kForceRoll + ui];
     const double f_side = y[kForceSide + ui];
     const double current = y[kCurrent + ui];
@@ -285,15 +300,18 @@ void RobotinoDae::residual(double t_s, std::span<const double> y, std::span<cons
     // Armature: La·di/dt = u − Ra·i − ke·ω_m, ω_m = ω/k_gear.
     r[kCurrent + ui] = p_.inductance_H * yp[kCurrent + ui] + p_.resistance_ohm * current +
                        p_.back_emf_V_s_per_rad * k.omega / k_gear_ - u;
-    r[kPidInt + ui] = yp[kPidInt + ui] - (k.ref - k.omega) / k_gear_;
+    const Command cmd = pid_command(p_, k_gear_, wheel_inertia_eff_, ref, k, y[kPidInt + ui]);
+    const DriveMode mode = modes_[ui];
+    // PID integral; while the drive saturates, back-calculation holds the command near the
+    // limit (anti-windup), so leaving saturation does not overshoot by a wound-up integral.
+    r[kPidInt + ui] = yp[kPidInt + ui] - (k.ref - k.omega) / k_gear_ - antiwindup_rate(mode, cmd.u);
     // Wheel spin with the rotor reflected through the reducer (τ_m = k_gear·τ_i):
     // I_W·ω̇ = kt·i/k_gear + Rw·F_iy, I_W = I_w + J_m/k_gear².
     r[kForceRoll + ui] =
         wheel_inertia_eff_ * k.omega_dot - p_.torque_constant_N_m_per_A * current / k_gear_ - rw * f_roll;
     // Contact roller spin about its axis: I_r·ω̇_roll = −r_roll·F_ix.
     r[kForceSide + ui] = p_.roller_inertia_kg_m2 * k.roll_dot + k.arm.r * f_side;
-    const Command cmd = pid_command(p_, k_gear_, wheel_inertia_eff_, ref, k, y[kPidInt + ui]);
-    r[kVoltage + ui] = u - std::clamp(cmd.u, -p_.voltage_limit_V, p_.voltage_limit_V);
+    r[kVoltage + ui] = u - applied_voltage(mode, cmd.u);
   }
   // Chassis with wheels: m·a_C = Σ F_i, I_z·Ω̇ = R·Σ F_iy.
   r[kVx] = p_.mass_kg * yp[kVx] - fx_world;
@@ -306,6 +324,7 @@ void RobotinoDae::jacobian(double t_s, double cj, std::span<const double> y, std
   using namespace var;
   const ReferenceState& ref = reference(t_s);
   const Heading h = heading(ref, y);
+  const Heading hr = reference_heading(ref);
   const double rw = p_.geometry.wheel_radius_m;
   const double big_r = p_.geometry.wheel_distance_m;
   for (std::size_t j = 0; j < kCount; ++j) {
@@ -332,7 +351,7 @@ void RobotinoDae::jacobian(double t_s, double cj, std::span<const double> y, std
   for (int i = 0; i < kWheels; ++i) {
     const auto ui = static_cast<std::size_t>(i);
     const std::size_t th = kTheta + ui;
-    const WheelKin k = wheel_kin(i, p_, ref, h, y, yp);
+    const WheelKin k = wheel_kin(i, p_, ref, h, hr, y, yp);
     const double f_roll = y[kForceRoll + ui];
     const double f_side = y[kForceSide + ui];
 
@@ -353,6 +372,14 @@ void RobotinoDae::jacobian(double t_s, double cj, std::span<const double> y, std
 
     jac(kPidInt + ui, kPidInt + ui) = cj;
     add(kPidInt + ui, -1.0 / k_gear_, k.g_ref - k.g_omega, th);
+    const Command cmd = pid_command(p_, k_gear_, wheel_inertia_eff_, ref, k, y[kPidInt + ui]);
+    const DriveMode mode = modes_[ui];
+    if (mode != DriveMode::kLinear && p_.ki_V_per_rad > 0.0 && p_.antiwindup_time_s > 0.0) {
+      // −(±U_max − u_cmd)/(Ki·T_t): u_cmd depends on the kinematics and on E (through Ki).
+      const double k_aw = 1.0 / (p_.ki_V_per_rad * p_.antiwindup_time_s);
+      add(kPidInt + ui, k_aw, cmd.g, th);
+      jac(kPidInt + ui, kPidInt + ui) += p_.ki_V_per_rad * k_aw;
+    }
 
     add(kForceRoll + ui, wheel_inertia_eff_, k.g_omega_dot, th);
     jac(kForceRoll + ui, kCurrent + ui) = -p_.torque_constant_N_m_per_A / k_gear_;
@@ -363,8 +390,7 @@ void RobotinoDae::jacobian(double t_s, double cj, std::span<const double> y, std
     jac(kForceSide + ui, kForceSide + ui) = k.arm.r;
 
     jac(kVoltage + ui, kVoltage + ui) = 1.0;
-    const Command cmd = pid_command(p_, k_gear_, wheel_inertia_eff_, ref, k, y[kPidInt + ui]);
-    if (std::abs(cmd.u) < p_.voltage_limit_V) {  // saturated: u does not depend on the state
+    if (mode == DriveMode::kLinear) {  // saturated: u does not depend on the state
       add(kVoltage + ui, -1.0, cmd.g, th);
       jac(kVoltage + ui, kPidInt + ui) = -p_.ki_V_per_rad;
     }
@@ -390,7 +416,7 @@ void RobotinoDae::quadrature_rates(double t_s, std::span<const double> y, std::s
 WheelDerived RobotinoDae::wheel(int i, double t_s, std::span<const double> y,
                                 std::span<const double> yp) const {
   const ReferenceState& ref = reference(t_s);
-  const WheelKin k = wheel_kin(i, p_, ref, heading(ref, y), y, yp);
+  const WheelKin k = wheel_kin(i, p_, ref, heading(ref, y), reference_heading(ref), y, yp);
   WheelDerived d{};
   d.omega_rad_per_s = k.omega;
   d.omega_ref_rad_per_s = k.ref;
@@ -399,12 +425,43 @@ WheelDerived RobotinoDae::wheel(int i, double t_s, std::span<const double> y,
   d.drive_torque_N_m = (d.motor_torque_N_m - p_.rotor_inertia_kg_m2 * k.omega_dot / k_gear_) / k_gear_;
   const Command cmd =
       pid_command(p_, k_gear_, wheel_inertia_eff_, ref, k, y[var::kPidInt + static_cast<std::size_t>(i)]);
-  d.voltage_V = std::clamp(cmd.u, -p_.voltage_limit_V, p_.voltage_limit_V);
+  d.command_V = cmd.u;
+  d.voltage_V = applied_voltage(modes_[static_cast<std::size_t>(i)], cmd.u);
   d.side_velocity_m_per_s = k.vs;
   d.rolling_arm_m = k.arm.r;
   d.roller_speed_rad_per_s = k.roll;
   d.contact_roller = k.arm.roller;
   return d;
+}
+
+double RobotinoDae::drive_command_V(int i, double t_s, std::span<const double> y,
+                                    std::span<const double> yp) const {
+  const auto ui = static_cast<std::size_t>(i);
+  const ReferenceState& ref = reference(t_s);
+  WheelKin k = wheel_kin(i, p_, ref, heading(ref, y), reference_heading(ref), y, yp);
+  if (wheel_inertia_eff_ > 0.0) {
+    // ω̇ from the wheel-spin equation (D3) instead of y': event functions then follow the
+    // solution's interpolant, whose error the solver controls, not its derivative (right after
+    // a restart, an order-1 step's y' is only the step's average).
+    k.omega_dot = (p_.torque_constant_N_m_per_A * y[var::kCurrent + ui] / k_gear_ +
+                   p_.geometry.wheel_radius_m * y[var::kForceRoll + ui]) /
+                  wheel_inertia_eff_;
+  }
+  return pid_command(p_, k_gear_, wheel_inertia_eff_, ref, k, y[var::kPidInt + ui]).u;
+}
+
+double RobotinoDae::applied_voltage(DriveMode mode, double command_V) const {
+  switch (mode) {
+    case DriveMode::kHigh: return p_.voltage_limit_V;
+    case DriveMode::kLow: return -p_.voltage_limit_V;
+    case DriveMode::kLinear: break;
+  }
+  return command_V;
+}
+
+double RobotinoDae::antiwindup_rate(DriveMode mode, double command_V) const {
+  if (mode == DriveMode::kLinear || p_.ki_V_per_rad == 0.0 || p_.antiwindup_time_s == 0.0) return 0.0;
+  return (applied_voltage(mode, command_V) - command_V) / (p_.ki_V_per_rad * p_.antiwindup_time_s);
 }
 
 double RobotinoDae::stored_energy_J(double t_s, std::span<const double> y) const {
@@ -418,7 +475,7 @@ double RobotinoDae::stored_energy_J(double t_s, std::span<const double> y) const
   const Heading h = heading(ref, y);
   for (int i = 0; i < kWheels; ++i) {
     const auto ui = static_cast<std::size_t>(i);
-    const WheelKin k = wheel_kin(i, p_, ref, h, y, no_rates);
+    const WheelKin k = wheel_kin(i, p_, ref, h, reference_heading(ref), y, no_rates);
     e += 0.5 * wheel_inertia_eff_ * k.omega * k.omega;
     e += 0.5 * p_.roller_inertia_kg_m2 * k.roll * k.roll;
     e += 0.5 * p_.inductance_H * y[kCurrent + ui] * y[kCurrent + ui];

@@ -8,6 +8,7 @@
 
 #include <Eigen/Dense>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numbers>
 #include <random>
@@ -77,17 +78,26 @@ Matrix finite_difference(const RobotinoDae& dae, double t, double cj, const Stat
   return j;
 }
 
-void expect_jacobian_matches(const ModelParams& params, int seed) {
-  const RobotinoDae dae(params, RoseParams{});
+// The drives in `modes` (wheel 1..3): the PID rows, or the saturated rows with the
+// back-calculation term in the integrator's row.
+void expect_jacobian_matches(const ModelParams& params, int seed,
+                             std::array<DriveMode, 3> modes = {DriveMode::kLinear, DriveMode::kLinear,
+                                                               DriveMode::kLinear}) {
+  RobotinoDae dae(params, RoseParams{});
+  for (int i = 0; i < 3; ++i) dae.set_drive_mode(i, modes[static_cast<std::size_t>(i)]);
   std::mt19937_64 rng(seed);
-  int unsaturated = 0;
   for (int trial = 0; trial < 20; ++trial) {
     const double t = 0.37 + 2.3 * trial;
     const State s = random_state(rng, t);
-    unsaturated += analytic(dae, t, 1.0, s)(var::kVoltage, var::kPidInt) != 0.0;
     for (const double cj : {30.0, 3e3}) {
       const Matrix a = analytic(dae, t, cj, s);
       const Matrix f = finite_difference(dae, t, cj, s);
+      for (std::size_t i = 0; i < 3; ++i) {
+        // The voltage row depends on the integral exactly when the drive follows its command.
+        const auto row = static_cast<Eigen::Index>(var::kVoltage + i);
+        const auto col = static_cast<Eigen::Index>(var::kPidInt + i);
+        ASSERT_EQ(a(row, col) != 0.0, modes[i] == DriveMode::kLinear) << "wheel " << i;
+      }
       for (Eigen::Index r = 0; r < a.rows(); ++r) {
         // FD error ~h²·F''' plus rounding ~eps·|F|/h: relative to the row's largest entry.
         const double scale = std::max(1.0, a.row(r).cwiseAbs().maxCoeff());
@@ -97,11 +107,6 @@ void expect_jacobian_matches(const ModelParams& params, int seed) {
         }
       }
     }
-  }
-  if (params.voltage_limit_V > 1.0) {
-    EXPECT_GE(unsaturated, 10) << "the PID rows were exercised";
-  } else {
-    EXPECT_EQ(unsaturated, 0) << "every drive clamped";
   }
 }
 
@@ -131,11 +136,47 @@ TEST(RobotinoModel, JacobianMatchesFiniteDifferencesWithoutInductanceOrRollerIne
   expect_jacobian_matches(p, 2);
 }
 
-TEST(RobotinoModel, JacobianMatchesFiniteDifferencesWhenTheDriveSaturates) {
-  ModelParams p;
-  p.voltage_limit_V = 0.05;  // the back-EMF feed-forward alone asks ~10 V: every drive clamps
-  expect_jacobian_matches(p, 3);
+TEST(RobotinoModel, JacobianMatchesFiniteDifferencesWhenTheDrivesSaturate) {
+  expect_jacobian_matches(ModelParams{}, 3, {DriveMode::kHigh, DriveMode::kLinear, DriveMode::kLow});
+  ModelParams no_antiwindup;
+  no_antiwindup.antiwindup_time_s = 0.0;
+  expect_jacobian_matches(no_antiwindup, 4, {DriveMode::kLow, DriveMode::kHigh, DriveMode::kLinear});
 }
+
+TEST(RobotinoModel, JacobianMatchesFiniteDifferencesWithTheReferenceHeading) {
+  ModelParams p;
+  p.reference_heading = true;
+  expect_jacobian_matches(p, 5);
+  p.ff_inertia = 0.0;
+  p.ff_back_emf = 0.0;
+  expect_jacobian_matches(p, 6, {DriveMode::kLinear, DriveMode::kLow, DriveMode::kHigh});
+}
+
+TEST(RobotinoModel, SaturatedDrivesApplyTheLimitAndWindBackTheIntegral) {
+  std::mt19937_64 rng(7);
+  const State s = random_state(rng, 3.1);
+  const RobotinoDae linear(ModelParams{}, RoseParams{});
+  RobotinoDae saturated(ModelParams{}, RoseParams{});
+  saturated.set_drive_mode(0, DriveMode::kHigh);
+  saturated.set_drive_mode(1, DriveMode::kLow);
+  std::vector<double> r_lin(kN), r_sat(kN);
+  linear.residual(3.1, s.y, s.yp, r_lin);
+  saturated.residual(3.1, s.y, s.yp, r_sat);
+  const ModelParams p;
+  for (std::size_t i = 0; i < 2; ++i) {
+    const double limit = i == 0 ? p.voltage_limit_V : -p.voltage_limit_V;
+    // r_u = u − U: the voltage row no longer holds the command.
+    EXPECT_DOUBLE_EQ(r_sat[var::kVoltage + i], s.y[var::kVoltage + i] - limit);
+    // r_u(linear) = u − u_cmd gives u_cmd; the integrator's row gains −(U − u_cmd)/(Ki·T_t).
+    const double command = s.y[var::kVoltage + i] - r_lin[var::kVoltage + i];
+    EXPECT_NEAR(r_sat[var::kPidInt + i] - r_lin[var::kPidInt + i],
+                -(limit - command) / (p.ki_V_per_rad * p.antiwindup_time_s),
+                1e-9 * std::abs(limit - command) / (p.ki_V_per_rad * p.antiwindup_time_s));
+  }
+  EXPECT_EQ(r_sat[var::kVoltage + 2], r_lin[var::kVoltage + 2]);
+  EXPECT_EQ(r_sat[var::kPidInt + 2], r_lin[var::kPidInt + 2]);
+}
+
 
 TEST(RobotinoModel, DifferentialIdAndTolerances) {
   ModelParams p;

@@ -58,7 +58,9 @@ inline constexpr std::size_t kEnergyIn = 48;       ///< energy_in_J = ∫ Σ u·
 inline constexpr std::size_t kEnergyRes = 49;      ///< energy_resistive_J = ∫ Σ Ra·i² dt
 inline constexpr std::size_t kEnergyStored = 50;   ///< energy_stored_J, kinetic + magnetic
 inline constexpr std::size_t kEnergyBalance = 51;  ///< energy_balance_J = in − losses − Δstored
-inline constexpr std::size_t kCount = 52;
+inline constexpr std::size_t kSaturated1 = 52;     ///< saturated{i}: +1 / −1 at ±U_max, 0 linear
+inline constexpr std::size_t kCommand1 = 55;       ///< u_cmd{i}_V, PID + feed-forward before the limit
+inline constexpr std::size_t kCount = 58;
 }  // namespace robotino_output
 
 /// Solver settings of the robotino backend.
@@ -67,6 +69,7 @@ struct RobotinoSolverSettings {
   double atol = 1e-6;               ///< base absolute tolerance, scaled per variable type
   double max_step_s = 0.02;         ///< largest IDA step [s]
   bool restart_at_switch = false;   ///< IDAReInit (consistent y_a, y') at every roller switch
+                                    ///< (always at a saturation switch: the equations change)
   bool block_linear_solver = true;  ///< false: SUNDIALS' dense LU (for comparison)
 };
 
@@ -102,6 +105,10 @@ class RobotinoBackend final : public Backend {
   const robotino::RobotinoDae& model() const { return dae_; }
   /// Solver counters since construction.
   dae::IdaStats solver_stats() const { return solver_->stats(); }
+  /// Number of saturation switches (entering or leaving ±U_max) of drive 0..2 so far.
+  long saturation_switch_count(int wheel) const {
+    return saturation_switch_count_[static_cast<std::size_t>(wheel)];
+  }
   /// Number of roller switches of wheel 0..2 so far.
   long switch_count(int wheel) const { return switch_count_[static_cast<std::size_t>(wheel)]; }
   /// The latest switch of wheel 0..2 (all zero before the first).
@@ -112,14 +119,17 @@ class RobotinoBackend final : public Backend {
   void do_advance_to(double t_s, std::span<double> q, std::span<double> outputs) override;
   /// Integrates roller angles and energies from t_quad_ to t_s (within IDA's last step).
   void integrate_quadratures_to(double t_s);
-  /// Switches the contact roller of the wheels whose root was found at t_s; restarts IDA if
-  /// configured to.
+  /// Switches the contact roller of the wheels, and the mode of the drives, whose root was
+  /// found at t_s; restarts IDA if a drive switched or if configured to.
   void apply_switches(double t_s, std::span<const int> found);
+  /// Makes each drive's mode agree with its command at (t_s, y, y'); true if one changed (then the
+  /// caller makes the state consistent again).
+  bool settle_drive_modes(double t_s, std::span<const double> y, std::span<const double> yp);
   /// Joint values and outputs from y_, yp_ at t_s.
   void write_state(double t_s, std::span<double> q, std::span<double> outputs) const;
 
   RobotinoConfig config_;
-  robotino::RobotinoDae dae_;
+  robotino::RobotinoDae dae_;  ///< its drive modes are this backend's discrete state
   std::unique_ptr<System> system_;
   std::unique_ptr<dae::IdaSolver> solver_;
   std::array<double, robotino::var::kCount> y_{};  ///< solution at the current output time
@@ -134,9 +144,10 @@ class RobotinoBackend final : public Backend {
   bool root_pending_ = false;  ///< a root IDA returned that is not applied yet
   bool step_open_ = false;     ///< IDA's last step may hold more roots after the one applied
   double root_t_s_ = 0.0;
-  std::array<int, 3> root_found_{};
+  std::array<int, 6> root_found_{};  ///< rollers 0..2, drives 3..5
   double restart_t_s_;  ///< time of the last (re)start: IDA has no step history there yet
   std::array<long, 3> switch_count_{};
+  std::array<long, 3> saturation_switch_count_{};
   std::array<RollerSwitch, 3> last_switch_{};
 };
 

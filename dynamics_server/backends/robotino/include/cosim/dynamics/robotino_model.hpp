@@ -2,9 +2,10 @@
 /// @file
 /// The Robotino DAE of seed 000 §3 (equations in dynamics_server/backends/robotino/MODEL.md): chassis
 /// translation and yaw, wheel spin, no-slip rolling, side rolling of the contact roller (with
-/// its inertia), DC motors through −1/N reducers, PID wheel-speed control with feed-forward,
-/// rose reference. Pure math, no solver: the residual F(t, y, y') = 0, its exact Jacobian,
-/// root functions at the roller switches, and the quadrature integrands.
+/// its inertia), DC motors through −1/N reducers, PID wheel-speed control (optionally with
+/// feed-forward) whose voltage saturates at the supply, rose reference. Pure math, no solver:
+/// the residual F(t, y, y') = 0, its exact Jacobian, the drive commands whose crossings of the
+/// limit are events, and the quadrature integrands.
 
 #include <array>
 #include <cstddef>
@@ -63,7 +64,17 @@ struct ModelParams {
   double kd_V_s2_per_rad = 7.8e-3;            ///< PID derivative gain
   double ff_back_emf = 1.0;                   ///< feed-forward gain of ke·ω_m,ref [1]
   double ff_inertia = 1.0;                    ///< feed-forward gain of Ra·i_ff (reference inertia) [1]
+  /// Eq. 22 with the reference heading φ_ref (the seed's Reference feeds the drivers) instead
+  /// of the measured one.
+  bool reference_heading = false;
+  /// Anti-windup while saturated (back-calculation): Ė = e + (u − u_cmd)/(Ki·T_t) [s]; 0: none
+  /// (E keeps the whole wheel-angle lag, which the drive then makes up).
+  double antiwindup_time_s = 2e-3;
 };
+
+/// State of a drive's voltage: following its command, or held at +U_max / −U_max. A discrete
+/// state changed at events (the command crossing the limit), so F stays smooth in each mode.
+enum class DriveMode : int { kLinear = 0, kHigh = 1, kLow = -1 };
 
 /// Reference of seed 000 §3.4 with the accelerations the PID derivative and the feed-forward need.
 struct ReferenceState {
@@ -79,19 +90,21 @@ ReferenceState rose_reference_state(const RoseReference& rose, double t_s);
 /// Quantities derived from (t, y, y') for outputs.
 struct WheelDerived {
   double omega_rad_per_s;         ///< ω_i, wheel speed about x_i
-  double omega_ref_rad_per_s;     ///< ω_i,ref, eq. 22 with the measured heading
+  double omega_ref_rad_per_s;     ///< ω_i,ref, eq. 22 (measured or reference heading)
   double drive_torque_N_m;        ///< τ_i, reducer output torque on the wheel about x_i
   double motor_torque_N_m;        ///< kt·i_i, electromagnetic torque
-  double voltage_V;               ///< u_i = clamp(PID + feed-forward) at (t, y, y'), |u_i| ≤ U_max
+  double voltage_V;               ///< u_i: the command, or ±U_max while saturated
+  double command_V;               ///< PID + feed-forward before the limit
   double side_velocity_m_per_s;   ///< v_ix, wheel centre along its axle
   double rolling_arm_m;           ///< r_roll of the contact roller
   double roller_speed_rad_per_s;  ///< ω_roll = v_ix / r_roll
   int contact_roller;             ///< 0..5, roller in contact
 };
 
-/// The DAE. Immutable after construction except for a cache of the reference at the last time
-/// asked (not thread-safe). The roller in contact is a function of the wheel angle
-/// (robotino_roller_contact), so F is continuous in y; only ∂r_roll/∂θ jumps at a switch.
+/// The DAE. Immutable after construction except for the drive modes (set at events) and a
+/// cache of the reference at the last time asked (not thread-safe). The roller in contact is a
+/// function of the wheel angle (robotino_roller_contact), so F is continuous in y; only
+/// ∂r_roll/∂θ jumps at a switch.
 class RobotinoDae {
  public:
   /// Throws std::invalid_argument for non-physical values (mass ≤ 0, rolling arm ≤ 0, ...).
@@ -119,6 +132,13 @@ class RobotinoDae {
   void jacobian(double t_s, double cj, std::span<const double> y, std::span<const double> yp,
                 dae::DenseMatrixRef jac) const;
 
+  /// Saturation state of drive 0..2 (all kLinear after construction).
+  DriveMode drive_mode(int wheel) const { return modes_[static_cast<std::size_t>(wheel)]; }
+  void set_drive_mode(int wheel, DriveMode mode) { modes_[static_cast<std::size_t>(wheel)] = mode; }
+  /// Voltage command of drive 0..2 before the limit (PID + feed-forward) at (t, y) [V], with the
+  /// wheel acceleration from the wheel-spin equation (y' is used only if I_W = 0).
+  double drive_command_V(int wheel, double t_s, std::span<const double> y, std::span<const double> yp) const;
+
   /// Quadrature integrands q(t, y) (quad:: indices).
   void quadrature_rates(double t_s, std::span<const double> y, std::span<double> q) const;
 
@@ -130,10 +150,16 @@ class RobotinoDae {
   const ReferenceState& reference(double t_s) const;
 
  private:
+  /// u_i in `mode`: the command, or ±U_max.
+  double applied_voltage(DriveMode mode, double command_V) const;
+  /// Back-calculation term of Ė while saturated, (u − u_cmd)/(Ki·T_t); 0 in the linear mode.
+  double antiwindup_rate(DriveMode mode, double command_V) const;
+
   ModelParams p_;
   RoseReference rose_;
   double k_gear_;             ///< −1/N
   double wheel_inertia_eff_;  ///< I_w + J_m/k_gear² [kg·m²]
+  std::array<DriveMode, 3> modes_{};
   mutable double cached_t_s_;
   mutable ReferenceState cached_ref_;
 };

@@ -1,0 +1,277 @@
+#!/usr/bin/env python3
+"""Studies of the robotino backend (seed 000) for MODEL.md: every figure there comes from here.
+
+    scripts/robotino_study.py [--bin build/bin] [--out DIR] STUDY...
+
+STUDY is one or more of
+  gains        plain-PID gain sweep in the seed-literal configuration (why the gains are what they are)
+  start        start conditions and voltage limit: what the seed's Fig. 26c needs
+  convergence  max difference to a run at tolerance 1e-12 for tolerances 1e-4 ... 1e-10
+  transient    start from rest: peak current, overshoot, settling, remaining offset
+  sensitivity  deviation against the assumed mass, yaw inertia, r_max and the gains
+  all          everything (about 2 minutes on 2 cores)
+
+Each run is `cosim-dynamics --backend robotino --channel none` over the 50 s rose at output
+0.02 s; deviations are max |X - X_ref|, |Y - Y_ref|, |phi - phi_ref| for t >= 5 s (after the
+initial transient, as seed 000 Fig. 26c). Prints Markdown tables.
+"""
+
+import argparse
+import csv
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SEED_PARAMS = os.path.join(ROOT, "scenes", "robotino", "params", "seed000.params")
+TRANSIENT_END_S = 5.0
+
+# Motor and load of one drive for the gain formulas (MODEL.md §2): the closed loop of one drive
+# is La·J·s³ + (Ra·J + kt·Kd)·s² + kt·(ke + Kp)·s + kt·Ki with J the effective motor-side inertia.
+LA_H, RA_OHM, KT, KE, J_KG_M2 = 8.9e-3, 5.95, 0.0514, 0.0514, 4e-5
+
+
+def triple_pole_gains(p):
+    """Kp, Ki, Kd placing the three closed-loop poles of one drive at -p [1/s]."""
+    a = LA_H * J_KG_M2
+    return {
+        "pid_kp_V_s_per_rad": a * 3 * p * p / KT - KE,
+        "pid_ki_V_per_rad": a * p**3 / KT,
+        "pid_kd_V_s2_per_rad": (a * 3 * p - RA_OHM * J_KG_M2) / KT,
+    }
+
+
+class Runner:
+    def __init__(self, bin_dir, work):
+        self.exe = os.path.join(bin_dir, "cosim-dynamics")
+        self.work = work
+        self.count = 0
+
+    def run(self, params=None, seed=False, duration=50.0):
+        """Runs one configuration; returns the columns of dynamics.csv and the wall time."""
+        self.count += 1
+        out = os.path.join(self.work, f"run{self.count}")
+        cmd = [self.exe, "--backend", "robotino", "--channel", "none", "--out", out, "-q",
+               "--duration", str(duration)]
+        if seed:
+            cmd += ["--params", SEED_PARAMS]
+        for key, value in (params or {}).items():
+            cmd += ["--param", f"{key}={value!r}" if isinstance(value, float) else f"{key}={value}"]
+        start = time.monotonic()
+        done = subprocess.run(cmd, capture_output=True, text=True)
+        wall = time.monotonic() - start
+        if done.returncode != 0:
+            return {"error": done.stderr.strip().splitlines()[-1] if done.stderr else f"exit {done.returncode}"}
+        with open(os.path.join(out, "dynamics.csv"), newline="") as f:
+            rows = list(csv.reader(f))
+        cols = {name: [float(r[i]) for r in rows[1:]] for i, name in enumerate(rows[0])}
+        cols["wall_s"] = wall
+        return cols
+
+    def many(self, jobs):
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+            return list(pool.map(lambda job: self.run(**job), jobs))
+
+
+def after(cols, name, t_from=TRANSIENT_END_S):
+    return [v for t, v in zip(cols["t_s"], cols[name]) if t >= t_from]
+
+
+def peak(values):
+    return max(abs(v) for v in values)
+
+
+def deviation(cols):
+    return tuple(peak(after(cols, n)) for n in ("dx_m", "dy_m", "dphi_rad"))
+
+
+def peak_wheels(cols, prefix, suffix):
+    return max(peak(cols[f"{prefix}{i}{suffix}"]) for i in (1, 2, 3))
+
+
+def g(x):
+    return f"{x:.2g}" if x != 0 else "0"
+
+
+def table(header, rows):
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
+    for r in rows:
+        print("| " + " | ".join(r) + " |")
+    print()
+
+
+def dev_cells(cols):
+    if "error" in cols:
+        return ["fails: " + cols["error"][:60], "", ""]
+    return [g(v) for v in deviation(cols)]
+
+
+def study_gains(r, tol):
+    print(f"### Gain sweep: seed-literal configuration, tolerances {tol:g}\n")
+    poles = [600, 1000, 1500, 2000, 2500, 3000]
+    jobs = [dict(params={**triple_pole_gains(p), "solver_rtol": tol, "solver_atol": tol}, seed=True)
+            for p in poles]
+    rows = []
+    for p, cols in zip(poles, r.many(jobs)):
+        k = triple_pole_gains(p)
+        rows.append([f"{p}", g(k["pid_kp_V_s_per_rad"]), g(k["pid_ki_V_per_rad"]), g(k["pid_kd_V_s2_per_rad"]),
+                     *dev_cells(cols), g(peak_wheels(cols, "u", "_V")), g(peak_wheels(cols, "i", "_A"))])
+    table(["poles −p [1/s]", "Kp [V·s/rad]", "Ki [V/rad]", "Kd [V·s²/rad]", "max \\|ΔX\\| [m]", "max \\|ΔY\\| [m]",
+           "max \\|Δφ\\| [rad]", "peak \\|u\\| [V]", "peak \\|i\\| [A]"], rows)
+
+
+def study_start(r, tol):
+    print(f"### Start and voltage limit, seed-literal gains, tolerances {tol:g}\n")
+    base = {"solver_rtol": tol, "solver_atol": tol}
+    cases = [
+        ("on the reference velocity (preset)", {}),
+        ("at rest, 24 V, anti-windup", {"start_moving": 0, "pid_antiwindup_time_s": 2e-3}),
+        ("at rest, 24 V, no anti-windup", {"start_moving": 0}),
+        ("at rest, 1000 V, no anti-windup", {"start_moving": 0, "motor_voltage_limit_V": 1000}),
+        ("at rest, 24 V, measured heading", {"start_moving": 0, "pid_reference_heading": 0}),
+        ("at rest, 1000 V, measured heading", {"start_moving": 0, "pid_reference_heading": 0,
+                                               "motor_voltage_limit_V": 1000}),
+    ]
+    results = r.many([dict(params={**base, **extra}, seed=True) for _, extra in cases])
+    rows = [[name, *dev_cells(cols), g(peak_wheels(cols, "u", "_V")), g(peak_wheels(cols, "i", "_A"))]
+            for (name, _), cols in zip(cases, results)]
+    table(["start", "max \\|ΔX\\| [m]", "max \\|ΔY\\| [m]", "max \\|Δφ\\| [rad]", "peak \\|u\\| [V]", "peak \\|i\\| [A]"], rows)
+
+
+def contact_mismatches(a, b):
+    return sum(1 for i in (1, 2, 3) for x, y in zip(a[f"contact{i}"], b[f"contact{i}"]) if x != y)
+
+
+def study_convergence(r, seed, label):
+    print(f"### Convergence: {label}, difference to tolerances 1e-12 (max over the 50 s)\n")
+    tols = [1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 1e-12]
+    results = r.many([dict(params={"solver_rtol": t, "solver_atol": t}, seed=seed) for t in tols])
+    ref = results[-1]
+    i_peak = peak_wheels(ref, "i", "_A")
+    u_peak = peak_wheels(ref, "u", "_V")
+    rows = []
+    for t, cols in zip(tols[:-1], results[:-1]):
+        if "error" in cols:
+            rows.append([f"{t:g}", "fails: " + cols["error"][:50]] + [""] * 7)
+            continue
+        pose = max(max(abs(a - b) for a, b in zip(cols[n], ref[n])) for n in ("dx_m", "dy_m"))
+        phi = max(abs(a - b) for a, b in zip(cols["dphi_rad"], ref["dphi_rad"]))
+        di = max(max(abs(a - b) for a, b in zip(cols[f"i{k}_A"], ref[f"i{k}_A"])) for k in (1, 2, 3))
+        du = max(max(abs(a - b) for a, b in zip(cols[f"u{k}_V"], ref[f"u{k}_V"])) for k in (1, 2, 3))
+        e_in = abs(cols["energy_in_J"][-1] - ref["energy_in_J"][-1])
+        rows.append([f"{t:g}", g(pose), g(phi), f"{g(di)} ({100 * di / i_peak:.2g} %)",
+                     f"{g(du)} ({100 * du / u_peak:.2g} %)",
+                     f"{g(e_in)} ({100 * e_in / abs(ref['energy_in_J'][-1]):.2g} %)",
+                     g(abs(cols["energy_balance_J"][-1])), str(contact_mismatches(cols, ref)),
+                     f"{cols['wall_s']:.2f}"])
+    table(["tolerance", "pose [m]", "φ [rad]", "currents [A]", "voltages [V]", "energy in [J]",
+           "balance residual [J]", "contact samples wrong", "wall [s]"], rows)
+    print(f"Converged (1e-12): peak \\|i\\| {g(i_peak)} A, peak \\|u\\| {g(u_peak)} V, energy in "
+          f"{g(ref['energy_in_J'][-1])} J, deviation after 5 s: "
+          f"{', '.join(g(v) for v in deviation(ref))} (m, m, rad).\n")
+
+
+def study_transient(r):
+    print("### Start from rest (default gains, 24 V), tolerances 1e-10\n")
+    cases = [("anti-windup T_t = 2 ms (default)", {}), ("no anti-windup", {"pid_antiwindup_time_s": 0})]
+    results = r.many([dict(params={"start_moving": 0, "solver_rtol": 1e-10, "solver_atol": 1e-10,
+                                   **extra}, duration=50.0) for _, extra in cases])
+    rows = []
+    for (name, _), cols in zip(cases, results):
+        t = cols["t_s"]
+        saturated = [max(abs(cols[f"saturated{i}"][k]) for i in (1, 2, 3)) for k in range(len(t))]
+        last_sat = max((t[k] for k in range(len(t)) if saturated[k] != 0), default=0.0)
+        # Wheel-speed overshoot past the reference after leaving saturation, in % of |ω_ref|.
+        over = 0.0
+        for i in (1, 2, 3):
+            w, ref = cols[f"omega{i}_rad_per_s"], cols[f"omega_ref{i}_rad_per_s"]
+            for k in range(len(t)):
+                if 0 < t[k] <= 1.0 and ref[k] != 0 and (w[k] - ref[k]) * math.copysign(1, ref[k]) > 0:
+                    over = max(over, 100 * abs(w[k] - ref[k]) / abs(ref[k]))
+        # Settling: last time a wheel speed is off its reference by more than 1 %.
+        settle = 0.0
+        for k in range(len(t)):
+            for i in (1, 2, 3):
+                w, ref = cols[f"omega{i}_rad_per_s"][k], cols[f"omega_ref{i}_rad_per_s"][k]
+                if abs(w - ref) > 0.01 * max(abs(ref), 1.0):
+                    settle = max(settle, t[k])
+        rows.append([name, g(peak_wheels(cols, "i", "_A")), f"{last_sat:.2f}", f"{over:.1f} %", f"{settle:.2f}",
+                     *dev_cells(cols)])
+    table(["anti-windup", "peak \\|i\\| [A]", "saturated until [s] (output grid)", "speed overshoot",
+           "settled to 1 % [s]", "offset \\|ΔX\\| [m]", "\\|ΔY\\| [m]", "\\|Δφ\\| [rad]"], rows)
+
+
+def study_sensitivity(r, tol):
+    print(f"### Sensitivity, tolerances {tol:g}: max deviation after 5 s with one value changed\n")
+    base = {"solver_rtol": tol, "solver_atol": tol}
+    changes = [
+        ("as shipped", {}),
+        ("mass 11 → 8.8 kg (−20 %)", {"mass_kg": 8.8}),
+        ("mass 11 → 13.2 kg (+20 %)", {"mass_kg": 13.2}),
+        ("yaw inertia 0.188 → 0.15 kg·m² (−20 %)", {"yaw_inertia_kg_m2": 0.1504}),
+        ("yaw inertia 0.188 → 0.226 kg·m² (+20 %)", {"yaw_inertia_kg_m2": 0.2256}),
+        ("r_max 12 → 9.6 mm (−20 %)", {"roller_max_radius_m": 0.0096}),
+        ("r_max 12 → 14.4 mm (+20 %)", {"roller_max_radius_m": 0.0144}),
+        ("wheel inertia ×2", {"wheel_inertia_kg_m2": 4e-4}),
+        ("roller inertia 0", {"roller_inertia_kg_m2": 0.0}),
+    ]
+    seed_gain = {}
+    with open(SEED_PARAMS) as f:
+        for line in f:
+            line = line.split("#")[0].strip()
+            if line.startswith("pid_k"):
+                key, value = (s.strip() for s in line.split("="))
+                seed_gain[key] = float(value)
+    for key in ("pid_ki_V_per_rad", "pid_kp_V_s_per_rad"):
+        for factor in (0.8, 1.25):
+            changes.append((f"{key.split('_')[1].capitalize()} ×{factor:g}", {key: seed_gain[key] * factor}))
+    jobs = []
+    for _, extra in changes:
+        jobs.append(dict(params={**base, **extra}, seed=True))
+        jobs.append(dict(params={**base, **{k: v for k, v in extra.items() if not k.startswith("pid_k")}}))
+    results = r.many(jobs)
+    rows = []
+    for n, (name, extra) in enumerate(changes):
+        seed_cols, ours_cols = results[2 * n], results[2 * n + 1]
+        ours = dev_cells(ours_cols) if not any(k.startswith("pid_k") for k in extra) else ["—"] * 3
+        rows.append([name, *dev_cells(seed_cols), *ours])
+    table(["change", "seed-literal \\|ΔX\\| [m]", "\\|ΔY\\| [m]", "\\|Δφ\\| [rad]", "ours \\|ΔX\\| [m]", "\\|ΔY\\| [m]",
+           "\\|Δφ\\| [rad]"], rows)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--bin", default=os.path.join(ROOT, "build", "bin"), help="folder of cosim-dynamics")
+    parser.add_argument("--out", help="keep the run folders here (default: a temporary folder)")
+    parser.add_argument("study", nargs="+",
+                        choices=["gains", "start", "convergence", "transient", "sensitivity", "all"])
+    args = parser.parse_args()
+    if not os.access(os.path.join(args.bin, "cosim-dynamics"), os.X_OK):
+        sys.exit(f"robotino_study: no cosim-dynamics in {args.bin} (build first: scripts/setup.sh)")
+    studies = set(args.study)
+    if "all" in studies:
+        studies = {"gains", "start", "convergence", "transient", "sensitivity"}
+    with tempfile.TemporaryDirectory(prefix="cosim-study-") as tmp:
+        work = args.out or tmp
+        os.makedirs(work, exist_ok=True)
+        r = Runner(args.bin, work)
+        if "gains" in studies:
+            study_gains(r, 1e-10)
+        if "start" in studies:
+            study_start(r, 1e-10)
+        if "convergence" in studies:
+            study_convergence(r, True, "seed-literal configuration")
+            study_convergence(r, False, "default configuration")
+        if "transient" in studies:
+            study_transient(r)
+        if "sensitivity" in studies:
+            study_sensitivity(r, 1e-10)
+
+
+if __name__ == "__main__":
+    main()
