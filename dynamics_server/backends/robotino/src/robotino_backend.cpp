@@ -124,6 +124,9 @@ std::span<const ParamSpec> start_and_solver_param_specs() {
       {"solver_atol", 1e-6, 1e-14, 1e-2, "1",
        "IDA base absolute tolerance, scaled per variable type (MODEL.md)", "seed 000 §4 (errors 1e-6)"},
       {"solver_max_step_s", 0.02, 1e-6, 1.0, "s", "largest IDA step", "seed 000 §4 (max step 0.02 s)"},
+      {"solver_current_atol_scale", 10.0, 1e-3, 1e6, "A",
+       "absolute tolerance of the currents = this x solver_atol (1000: currents to ~10 %, ~6x faster)",
+       "chosen: currents, voltages and energy within 1 % of converged at 1e-6 (MODEL.md)"},
       {"solver_restart_at_switch", 0.0, 0.0, 1.0, "1",
        "1: IDAReInit with consistent forces at every roller switch; 0: step through it (r_roll is "
        "continuous)",
@@ -177,6 +180,7 @@ std::unique_ptr<Backend> make_robotino_backend(const Params& params, double t0_s
   c.solver.rtol = params.get("solver_rtol");
   c.solver.atol = params.get("solver_atol");
   c.solver.max_step_s = params.get("solver_max_step_s");
+  c.solver.current_atol_scale_A = params.get("solver_current_atol_scale");
   c.solver.restart_at_switch = read_switch(params, "solver_restart_at_switch");
   return std::make_unique<RobotinoBackend>(c, t0_s);
 }
@@ -241,7 +245,7 @@ RobotinoBackend::RobotinoBackend(const RobotinoConfig& config, double t0_s)
       t_quad_s_(t0_s),
       restart_t_s_(t0_s) {
   const RobotinoSolverSettings& s = config_.solver;
-  if (!(s.rtol > 0) || !(s.atol > 0) || !(s.max_step_s > 0)) {
+  if (!(s.rtol > 0) || !(s.atol > 0) || !(s.max_step_s > 0) || !(s.current_atol_scale_A > 0)) {
     throw std::invalid_argument("robotino backend: solver tolerances and max step must be positive");
   }
   // Initial state: on the reference, wheels and rollers at 0, currents and PID integrals 0;
@@ -258,7 +262,7 @@ RobotinoBackend::RobotinoBackend(const RobotinoConfig& config, double t0_s)
   std::array<double, var::kCount> id{};
   std::array<double, var::kCount> rtol_scale{};
   for (std::size_t j = 0; j < var::kCount; ++j) {
-    atol[j] = dae_.abs_tolerance(j, s.atol);
+    atol[j] = dae_.abs_tolerance(j, s.atol, s.current_atol_scale_A);
     id[j] = dae_.differential_id(j);
     rtol_scale[j] = dae_.relative_tolerance_scale(j);
   }

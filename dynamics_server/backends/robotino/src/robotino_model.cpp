@@ -247,18 +247,18 @@ double RobotinoDae::differential_id(std::size_t index) const {
   return 1.0;
 }
 
-double RobotinoDae::abs_tolerance(std::size_t index, double base_atol) const {
+double RobotinoDae::abs_tolerance(std::size_t index, double base_atol, double current_scale_A) const {
   // Each weight is base_atol of the quantity's natural size; see MODEL.md "Solver".
   if (index >= var::kForceRoll) return 10.0 * base_atol;        // N and V; not in the error test
   if (index >= var::kPidInt) return p_.gear_ratio * base_atol;  // motor-side rad = base at the wheel
-  if (index >= var::kCurrent) return 1000.0 * base_atol;        // A: 1 mA, ~1% of the current
+  if (index >= var::kCurrent) return current_scale_A * base_atol;  // A: the post-switch transients
   if (index >= var::kTheta) return base_atol;                   // rad
   if (index >= var::kVx) return 10.0 * base_atol;               // m/s, rad/s
   return base_atol;                                             // pose deviation m, rad
 }
 
 double RobotinoDae::relative_tolerance_scale(std::size_t index) const {
-  return index >= var::kTheta && index < var::kTheta + 3 ? 0.1 : 1.0;
+  return index >= var::kTheta && index < var::kTheta + 3 ? 0.0 : 1.0;
 }
 
 const ReferenceState& RobotinoDae::reference(double t_s) const {

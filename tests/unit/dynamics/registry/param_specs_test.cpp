@@ -62,7 +62,8 @@ const std::vector<std::string> kRobotinoKeys{
     "rose_petals",           "rose_rate_rad_per_s",
     "rose_phase_rad",        "start_moving",
     "solver_rtol",           "solver_atol",
-    "solver_max_step_s",     "solver_restart_at_switch"};
+    "solver_max_step_s",     "solver_current_atol_scale",
+    "solver_restart_at_switch"};
 
 TEST(ParamSpecs, KeyListsPerBackendAreUnchanged) {
   EXPECT_EQ(keys_of(kinematic_param_specs()), kKinematicKeys);

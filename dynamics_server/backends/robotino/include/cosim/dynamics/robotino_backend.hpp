@@ -71,6 +71,7 @@ struct RobotinoSolverSettings {
   bool restart_at_switch = false;   ///< IDAReInit (consistent y_a, y') at every roller switch
                                     ///< (always at a saturation switch: the equations change)
   bool block_linear_solver = true;  ///< false: SUNDIALS' dense LU (for comparison)
+  double current_atol_scale_A = 10.0;  ///< currents' absolute tolerance = this × atol [A]
 };
 
 /// Everything the backend is built from.

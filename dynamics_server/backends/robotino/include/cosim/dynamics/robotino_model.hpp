@@ -115,10 +115,12 @@ class RobotinoDae {
 
   /// 1 for differential, 0 for algebraic components (IDASetId).
   double differential_id(std::size_t index) const;
-  /// Absolute tolerance of component `index` for a base tolerance (MODEL.md "Solver").
-  double abs_tolerance(std::size_t index, double base_atol) const;
-  /// Factor on the relative tolerance of component `index`: 0.1 for the wheel angles, which
-  /// grow to hundreds of rad (rtol·|θ| would let them drift by 1e-4 rad per step), 1 otherwise.
+  /// Absolute tolerance of component `index` for a base tolerance (MODEL.md "Solver"); the
+  /// currents' is current_scale_A·base_atol [A].
+  double abs_tolerance(std::size_t index, double base_atol, double current_scale_A = 10.0) const;
+  /// Factor on the relative tolerance of component `index`: 0 for the wheel angles, which grow
+  /// to hundreds of rad (rtol·|θ| would let them drift by 1e-4 rad per step and put output
+  /// samples near a switch on the wrong roller), 1 otherwise.
   double relative_tolerance_scale(std::size_t index) const;
 
   /// Columns of J that are zero off their diagonal (δX, δY: pure quadratures) and variables
