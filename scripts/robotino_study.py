@@ -128,14 +128,16 @@ def study_gains(r, tol):
 def study_start(r, tol):
     print(f"### Start and voltage limit, seed-literal gains, tolerances {tol:g}\n")
     base = {"solver_rtol": tol, "solver_atol": tol}
+    rest = {"start_moving": 0}
+    no_aw = {"pid_antiwindup_time_s": 0}
+    ideal = {"motor_voltage_limit_V": 1000, **no_aw}
     cases = [
         ("on the reference velocity (preset)", {}),
-        ("at rest, 24 V, anti-windup", {"start_moving": 0, "pid_antiwindup_time_s": 2e-3}),
-        ("at rest, 24 V, no anti-windup", {"start_moving": 0}),
-        ("at rest, 1000 V, no anti-windup", {"start_moving": 0, "motor_voltage_limit_V": 1000}),
-        ("at rest, 24 V, measured heading", {"start_moving": 0, "pid_reference_heading": 0}),
-        ("at rest, 1000 V, measured heading", {"start_moving": 0, "pid_reference_heading": 0,
-                                               "motor_voltage_limit_V": 1000}),
+        ("at rest, 24 V, anti-windup (T_t = 2 ms)", rest),
+        ("at rest, 24 V, no anti-windup", {**rest, **no_aw}),
+        ("at rest, 1000 V, no anti-windup", {**rest, **ideal}),
+        ("at rest, 24 V, no anti-windup, measured heading", {**rest, **no_aw, "pid_reference_heading": 0}),
+        ("at rest, 1000 V, no anti-windup, measured heading", {**rest, **ideal, "pid_reference_heading": 0}),
     ]
     results = r.many([dict(params={**base, **extra}, seed=True) for _, extra in cases])
     rows = [[name, *dev_cells(cols), g(peak_wheels(cols, "u", "_V")), g(peak_wheels(cols, "i", "_A"))]

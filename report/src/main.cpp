@@ -18,14 +18,17 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("cosim-report ") + COSIM_SOFTWARE_VERSION);
   std::filesystem::path run_dir;
   int width = 1000, height = 600;
+  std::filesystem::path compare_run;
   cosim::util::add_path_option(app, "RUN_DIR", run_dir, "run folder")->required();
+  cosim::util::add_path_option(app, "--compare", compare_run,
+                               "a second run folder whose deviation from the reference is drawn beside this one's");
   app.add_option("--width", width, "plot width [px]")->capture_default_str()->check(CLI::Range(200, 8000));
   app.add_option("--height", height, "plot height [px]")->capture_default_str()->check(CLI::Range(200, 8000));
   if (const int code = cosim::util::parse_command_line(app, argc, argv); code >= 0) return code;
   try {
     const auto facts = cosim::report::read_run(run_dir);
     for (const auto& note : facts.notes) std::fprintf(stderr, "cosim-report: note: %s\n", note.c_str());
-    const auto pngs = cosim::report::write_report(run_dir, facts, width, height);
+    const auto pngs = cosim::report::write_report(run_dir, facts, width, height, compare_run);
     std::printf("report: %s (%zu plots)\n", cosim::platform::utf8(run_dir / "report.md").c_str(), pngs.size());
     return cosim::util::kExitOk;
   } catch (const std::exception& e) {

@@ -108,6 +108,22 @@ void run_gnuplot(const fs::path& dir, const fs::path& script) {
   fs::remove(err_path);
 }
 
+/// A string inside gnuplot's single quotes, where only a doubled quote is special.
+std::string gnuplot_quoted(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    out += c;
+    if (c == '\'') out += '\'';
+  }
+  return out;
+}
+
+/// The name a run goes by in a legend: its folder's name (also given with a trailing slash).
+std::string folder_label(const fs::path& run_dir) {
+  const fs::path normal = run_dir.lexically_normal();
+  return platform::utf8(normal.has_filename() ? normal.filename() : normal.parent_path().filename());
+}
+
 std::string col(const util::CsvTable& t, const std::string& name) {
   const int i = t.index(name);
   if (i < 0) throw std::runtime_error("no column '" + name + "'");
@@ -180,8 +196,16 @@ RunFacts read_run(const fs::path& run_dir) {
   return f;
 }
 
-std::vector<fs::path> write_report(const fs::path& run_dir, const RunFacts& f, int w, int h) {
+std::vector<fs::path> write_report(const fs::path& run_dir, const RunFacts& f, int w, int h,
+                                   const fs::path& compare_run) {
   const Loaded l = load(run_dir);
+  const bool compare = !compare_run.empty();
+  const Loaded other = compare ? load(compare_run) : Loaded{};
+  const RunFacts of = compare ? read_run(compare_run) : RunFacts{};
+  if (compare && !(of.has_reference && of.reference_rows > 0)) {
+    throw std::runtime_error(platform::utf8(compare_run / "dynamics.csv") +
+                             ": no deviation from a reference after the transient to compare with");
+  }
   const fs::path plots = run_dir / "plots";
   fs::create_directories(plots);
   std::vector<fs::path> pngs;
@@ -236,17 +260,27 @@ std::vector<fs::path> write_report(const fs::path& run_dir, const RunFacts& f, i
 
   // 3. Deviation from the reference (Fig. 26c), after the initial transient.
   if (f.has_reference && f.reference_rows > 0) {
-    const std::string t = col(d, "t_s");
-    const auto deviation = [&](const std::string& joint, const std::string& ref) {
-      return dyn + " using " + t + ":(column(" + t + ") >= " + fmt("%g", kTransient_s) + " ? column(" +
-             col(d, joint) + ")-column(" + col(d, ref) + ") : NaN) with lines lw 1.5 notitle\n";
+    // One curve per run: this one, and the compared one (by absolute path) labelled by folder.
+    const auto curve = [&](const Loaded& run, const std::string& file, const std::string& leaf, const char* unit,
+                           const std::string& ref, const std::string& title, const char* color) {
+      const util::CsvTable& table = run.dynamics;
+      const std::string t = col(table, "t_s");
+      return file + " using " + t + ":(column(" + t + ") >= " + fmt("%g", kTransient_s) + " ? column(" +
+             col(table, joint_column(run, leaf, unit)) + ")-column(" + col(table, ref) + ") : NaN) with lines lw 1.5 lc rgb '" +
+             color + "' " + (compare ? "title '" + gnuplot_quoted(title) + "' noenhanced" : std::string("notitle"));
+    };
+    const std::string other_file = compare ? "'" + gnuplot_quoted(platform::utf8(fs::absolute(compare_run) / "dynamics.csv")) + "' skip 1" : "";
+    const auto plot = [&](const std::string& leaf, const char* unit, const std::string& ref) {
+      std::string line = "plot " + curve(l, dyn, leaf, unit, ref, folder_label(run_dir), "#1f77b4");
+      if (compare) line += ", " + curve(other, other_file, leaf, unit, ref, folder_label(compare_run), "#d62728");
+      return line + "\n";
     };
     std::string body = "set multiplot layout 3,1 title 'Deviation from the reference, t ≥ " + fmt("%g", kTransient_s) +
-                       " s'\nset format y '%.1e'\nset ylabel 'X − X_{ref} [m]'\nplot " +
-                       deviation(joint_column(l, "x", "_m"), "x_ref_m") + "set ylabel 'Y − Y_{ref} [m]'\nplot " +
-                       deviation(joint_column(l, "y", "_m"), "y_ref_m") +
-                       "set ylabel 'φ − φ_{ref} [rad]'\nset xlabel 't [s]'\nplot " +
-                       deviation(joint_column(l, "phi", "_rad"), "phi_ref_rad") + "unset multiplot\n";
+                       " s'\nset format y '%.1e'\n" + (compare ? "set key outside right top\n" : "") +
+                       "set ylabel 'X − X_{ref} [m]'\n" + plot("x", "_m", "x_ref_m") +
+                       "set ylabel 'Y − Y_{ref} [m]'\n" + plot("y", "_m", "y_ref_m") +
+                       "set ylabel 'φ − φ_{ref} [rad]'\nset xlabel 't [s]'\n" + plot("phi", "_rad", "phi_ref_rad") +
+                       "unset multiplot\n";
     emit("deviation", body);
   }
 
@@ -296,6 +330,11 @@ std::vector<fs::path> write_report(const fs::path& run_dir, const RunFacts& f, i
     md << "Deviation from the reference for t ≥ " << fmt("%g", kTransient_s) << " s: max |X − X_ref| = "
        << fmt("%.3g", f.max_dev_x_m) << " m, max |Y − Y_ref| = " << fmt("%.3g", f.max_dev_y_m)
        << " m, max |φ − φ_ref| = " << fmt("%.3g", f.max_dev_phi_rad) << " rad.\n\n";
+  }
+  if (compare) {
+    md << "Compared with run `" << folder_label(compare_run) << "` (backend `" << of.backend
+       << "`): max |X − X_ref| = " << fmt("%.3g", of.max_dev_x_m) << " m, max |Y − Y_ref| = "
+       << fmt("%.3g", of.max_dev_y_m) << " m, max |φ − φ_ref| = " << fmt("%.3g", of.max_dev_phi_rad) << " rad.\n\n";
   }
   for (const auto& png : pngs) {
     md << "![" << png.stem().string() << "](plots/" << png.filename().string() << ")\n\n";

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -131,6 +132,41 @@ TEST_F(RunReportTest, WritesThePlotsAndTheReport) {
     char magic[4] = {};
     in.read(magic, 4);
     EXPECT_EQ(std::string(magic + 1, 3), "PNG") << png;
+  }
+}
+
+TEST_F(RunReportTest, ComparesTheDeviationWithASecondRun) {
+  // The same run under another folder name: both curves in the deviation plot, each labelled
+  // by its folder, and the second run's figures in report.md.
+  write_run();
+  const fs::path other = root_ / "seed 'literal'";
+  fs::copy(folder_.dir, other, fs::copy_options::recursive);
+  if (!COSIM_TEST_HAS_GNUPLOT) {
+    EXPECT_THROW((void)write_report(folder_.dir, read_run(folder_.dir), 640, 480, other), std::runtime_error);
+    return;
+  }
+  (void)write_report(folder_.dir, read_run(folder_.dir), 640, 480, other);
+  std::ifstream gp(folder_.dir / "plots" / "deviation.gp");
+  const std::string script((std::istreambuf_iterator<char>(gp)), std::istreambuf_iterator<char>());
+  EXPECT_NE(script.find("title 'run'"), std::string::npos) << script;
+  EXPECT_NE(script.find("title 'seed ''literal'''"), std::string::npos) << "quotes doubled for gnuplot: " << script;
+  std::ifstream md_in(folder_.dir / "report.md");
+  const std::string md((std::istreambuf_iterator<char>(md_in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(md.find("Compared with run `seed 'literal'` (backend `kinematic`): max |X − X_ref| = 0.002 m"),
+            std::string::npos)
+      << md;
+}
+
+TEST_F(RunReportTest, ACompareRunWithoutAReferenceIsRefused) {
+  write_run();
+  const fs::path other = root_ / "short";
+  fs::copy(folder_.dir, other, fs::copy_options::recursive);
+  std::ofstream(other / "dynamics.csv") << "t_s,M/x_m,M/y_m,M/phi_rad\n0,0,0,0\n";
+  try {
+    (void)write_report(folder_.dir, read_run(folder_.dir), 640, 480, other);
+    FAIL() << "compared with a run that has no reference";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("no deviation from a reference"), std::string::npos) << e.what();
   }
 }
 

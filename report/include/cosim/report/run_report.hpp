@@ -30,8 +30,12 @@ struct RunFacts {
 RunFacts read_run(const std::filesystem::path& run_dir);
 
 /// Writes plots/<name>.gp and plots/<name>.png (via the gnuplot program) and report.md into
-/// the run folder; returns the PNG paths. Throws std::runtime_error if gnuplot is missing or fails.
+/// the run folder; returns the PNG paths. With `compare_run` (a second run folder, empty: none)
+/// the deviation plot and report.md show its deviation from the reference beside this run's,
+/// each labelled by its folder name. Throws std::runtime_error if gnuplot is missing or fails,
+/// or the second run has no reference.
 std::vector<std::filesystem::path> write_report(const std::filesystem::path& run_dir, const RunFacts& facts,
-                                                int width_px, int height_px);
+                                                int width_px, int height_px,
+                                                const std::filesystem::path& compare_run = {});
 
 }  // namespace cosim::report
