@@ -55,7 +55,8 @@ fi
 
 if [[ $what == all || $what == robotino ]]; then
   echo "== robotino backend, 50 s rose, output 0.02 s, rtol/atol 1e-6 (cosim_bench_robotino)"
-  "$bin/cosim_bench_robotino" --benchmark_filter='BM_RobotinoRose50s/' --benchmark_min_time=2 2>/dev/null | grep BM_
+  "$bin/cosim_bench_robotino" --benchmark_filter='BM_RobotinoRose50s(/|SeedLiteral|CurrentsTo1mA)' \
+    --benchmark_min_time=2 2>/dev/null | grep BM_
   echo "== the same as a standalone run with its run folder: cosim-dynamics --backend robotino --channel none"
   start=$(date +%s.%N)
   "$bin/cosim-dynamics" --backend robotino --channel none --duration 50 --out "$work/run-robotino" -q

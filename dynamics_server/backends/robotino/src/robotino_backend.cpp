@@ -88,7 +88,7 @@ std::span<const ParamSpec> dynamics_param_specs() {
        "Dunkermotoren GR 42x25 (secondary sources), DESIGN.md"},
       {"motor_back_emf_V_s_per_rad", 0.0514, 1e-4, 10.0, "V s/rad", "back-EMF constant ke (= kt in SI)",
        "Dunkermotoren GR 42x25 (secondary sources), DESIGN.md"},
-      {"motor_voltage_limit_V", 24.0, 0.1, 1000.0, "V", "supply voltage: |u| is clamped to it",
+      {"motor_voltage_limit_V", 24.0, 0.1, 1000.0, "V", "supply voltage: each drive saturates at +/- this (a root-found event, with anti-windup)",
        "Robotino 2 24 V supply, DESIGN.md"},
       {"pid_kp_V_s_per_rad", 7.4, 0.0, 1e4, "V s/rad", "PID proportional gain on the motor speed error",
        "chosen: closed-loop poles near -600 rad/s (MODEL.md)"},
@@ -130,7 +130,7 @@ std::span<const ParamSpec> start_and_solver_param_specs() {
       {"solver_restart_at_switch", 0.0, 0.0, 1.0, "1",
        "1: IDAReInit with consistent forces at every roller switch; 0: step through it (r_roll is "
        "continuous)",
-       "chosen: both agree, 0 is about 2x faster (MODEL.md)"},
+       "chosen: both agree (MODEL.md)"},
   };
   return specs;
 }
