@@ -3,6 +3,7 @@
 #include <string>
 
 #include "cosim/dynamics/kinematic_backend.hpp"
+#include "cosim/dynamics/mecanum3vw_backend.hpp"
 #include "cosim/dynamics/robotino_backend.hpp"
 #include "cosim/util/errors.hpp"
 
@@ -16,6 +17,11 @@ constexpr BackendEntry kRegistry[] = {
      "angles integrated, no dynamics (seeds 000 §3, 001)",
      "robotino", {.dynamics = false, .energy_balance = false},
      &kinematic_param_specs, &make_kinematic_backend},
+    {"mecanum3vw",
+     "Three Mecanum wheels tracking a circle or a figure-eight by computed torque from the "
+     "virtual-work inverse dynamics, errors of the paper corrected (seed 003)",
+     "mecanum3", {.dynamics = true, .energy_balance = true},
+     &mecanum3vw_param_specs, &make_mecanum3vw_backend},
     {"robotino",
      "Robotino dynamics: chassis, wheels, side-rolling rollers with switching, DC motors through "
      "-1/16 reducers, PID wheel-speed control on the rose; a DAE solved with SUNDIALS IDA (seed 000 §3-4)",
