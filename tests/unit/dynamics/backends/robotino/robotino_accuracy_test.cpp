@@ -96,7 +96,8 @@ TEST(RobotinoSeed000, PresetGainsPlaceEachDrivesPolesAt2000PerSecond) {
   // The closed loop of one drive, La·J·s³ + (Ra·J + kt·Kd)·s² + kt·(ke + Kp)·s + kt·Ki, with
   // the effective motor-side inertia J = 4e-5 kg·m² (MODEL.md §2): (s + 2000)³ to the 4
   // digits the preset file gives.
-  const robotino::ModelParams& m = make(true)->config().model;
+  const auto backend = make(true);
+  const robotino::ModelParams& m = backend->config().model;
   const double j = 4e-5;
   const double a3 = m.inductance_H * j;
   const double a2 = m.resistance_ohm * j + m.torque_constant_N_m_per_A * m.kd_V_s2_per_rad;
