@@ -16,6 +16,9 @@ namespace out = omniwheel_output;
 // The sector edge just crossed is moved back by this much, so that IDA never restarts on a
 // root; a reversal within 1e-9 rad of a switch stays with the new roller.
 constexpr double kSwitchHysteresis_rad = 1e-9;
+// At a switch with the spin this slow (it would be back within this time), the wheel is taken
+// to stand on both roller tips (Filippov sliding) instead of chattering between the rollers.
+constexpr double kEdgeReturn_s = 1e-6;
 // A restart begins with this fraction of the last step (IDA's own first-step estimate is far
 // too small here and wastes a dozen doublings; the error test still guards the step).
 constexpr double kRestartStepFraction = 0.1;
@@ -110,7 +113,9 @@ std::unique_ptr<Backend> make_omniwheel_backend(const Params& params, double t0_
 
 // The ODE q̇ = u, u̇ = M⁻¹f, Ė_diss = −F_t·v_P, Ẇ_ext as F = y' − f(t, y) = 0, with the roller in
 // contact as event state: its sector m (φ ∈ [(m − ½)·2π/n, (m + ½)·2π/n], roller (−m) mod n,
-// contact angle q_c = φ − m·2π/n). One root function: positive inside the sector's window.
+// contact angle q_c = φ − m·2π/n). Root functions: g0 positive inside the sector's window (g1
+// unused); on an edge (both tips down, spin held: OmniWheelModel::evaluate_edge) g0 = w and
+// g1 = 1 − w, the two rollers' shares.
 class OmniWheelBackend::System final : public dae::DaeSystem {
  public:
   explicit System(const omniwheel::OmniWheelModel& model)
@@ -119,13 +124,26 @@ class OmniWheelBackend::System final : public dae::DaeSystem {
   std::size_t dof() const { return dof_; }
   std::size_t size() const { return 2 * dof_ + 2; }
   std::int64_t sector() const { return sector_; }
-  int contact_roller() const {
+  int roller_of(std::int64_t sector) const {
     const auto n = static_cast<std::int64_t>(model_.params().geometry.rollers);
-    return static_cast<int>(((-sector_) % n + n) % n);
+    return static_cast<int>(((-sector) % n + n) % n);
   }
+  int contact_roller() const { return roller_of(sector_); }
   double contact_angle(double phi) const { return phi - static_cast<double>(sector_) * pitch_; }
+  omniwheel::ContactRoller contact_in(std::int64_t sector, double phi) const {
+    return {roller_of(sector), phi - static_cast<double>(sector) * pitch_};
+  }
+  bool on_edge() const { return on_edge_; }
+  std::int64_t edge_other_sector() const { return other_sector_; }
+  /// Both tips down between the current sector and `other` (adjacent), the spin held.
+  void set_edge(std::int64_t other) {
+    on_edge_ = true;
+    other_sector_ = other;
+  }
+  void clear_edge() { on_edge_ = false; }
   double pitch() const { return pitch_; }
   void set_sector(std::int64_t sector, int entered_from) {
+    on_edge_ = false;
     sector_ = sector;
     lo_ = (static_cast<double>(sector) - 0.5) * pitch_ - (entered_from < 0 ? kSwitchHysteresis_rad : 0.0);
     hi_ = (static_cast<double>(sector) + 0.5) * pitch_ + (entered_from > 0 ? kSwitchHysteresis_rad : 0.0);
@@ -134,7 +152,11 @@ class OmniWheelBackend::System final : public dae::DaeSystem {
   void rates(std::span<const double> y, std::span<double> f, omniwheel::Evaluation& e) const {
     const std::span<const double> q = y.first(dof_);
     const std::span<const double> u = y.subspan(dof_, dof_);
-    model_.evaluate(q, u, contact_roller(), contact_angle(q[3]), e);
+    if (on_edge_) {
+      model_.evaluate_edge(q, u, contact_in(sector_, q[3]), contact_in(other_sector_, q[3]), e);
+    } else {
+      model_.evaluate(q, u, contact_roller(), contact_angle(q[3]), e);
+    }
     for (std::size_t j = 0; j < dof_; ++j) {
       f[j] = u[j];
       f[dof_ + j] = e.u_dot[static_cast<Eigen::Index>(j)];
@@ -153,8 +175,16 @@ class OmniWheelBackend::System final : public dae::DaeSystem {
     return -1;
   }
   int roots(double, std::span<const double> y, std::span<const double>, std::span<double> g) override {
+    if (on_edge_) {
+      model_.evaluate_edge(y.first(dof_), y.subspan(dof_, dof_), contact_in(sector_, y[3]),
+                           contact_in(other_sector_, y[3]), scratch_);
+      g[0] = scratch_.edge_weight;
+      g[1] = 1.0 - scratch_.edge_weight;
+      return 0;
+    }
     const double phi = y[3];
     g[0] = (phi - lo_) * (hi_ - phi);
+    g[1] = 1.0;
     return 0;
   }
 
@@ -164,6 +194,8 @@ class OmniWheelBackend::System final : public dae::DaeSystem {
   double pitch_;
   std::int64_t sector_ = 0;
   double lo_ = 0.0, hi_ = 0.0;
+  bool on_edge_ = false;
+  std::int64_t other_sector_ = 0;
   omniwheel::Evaluation scratch_;
 };
 
@@ -198,7 +230,7 @@ OmniWheelBackend::OmniWheelBackend(const OmniWheelConfig& config, double t0_s)
   options.differential = differential;
   options.max_step_s = config_.max_step_s;
   options.analytic_jacobian = false;
-  options.root_count = 1;
+  options.root_count = 2;
   solver_ = std::make_unique<dae::IdaSolver>("backend omniwheel", *system_, n, t0_s, y_, yp_, options);
   stored0_J_ = eval_.kinetic_energy_J + model_.params().total_mass_kg() * model_.params().gravity_m_per_s2 *
                                             model_.params().geometry.radius_m;
@@ -215,13 +247,14 @@ void OmniWheelBackend::do_advance_to(double t_s, std::span<double> q, std::span<
     if (root_pending_) {
       if (root_t_s_ > t_s) break;
       root_pending_ = false;
-      apply_switch(root_t_s_);
+      apply_switch(root_t_s_, root_found_);
       continue;
     }
     if (solver_->current_time_s() >= t_s) break;
     if (solver_->step(t_s) == dae::IdaSolver::Stop::kRoot) {
       root_pending_ = true;
       root_t_s_ = solver_->returned_time_s();
+      std::copy_n(solver_->roots_found().begin(), root_found_.size(), root_found_.begin());
     }
   }
   if (t_s == restart_t_s_) {
@@ -232,15 +265,42 @@ void OmniWheelBackend::do_advance_to(double t_s, std::span<double> q, std::span<
   write_state(t_s, q, outputs);
 }
 
-void OmniWheelBackend::apply_switch(double t_s) {
+void OmniWheelBackend::apply_switch(double t_s, std::span<const int> found) {
   solver_->interpolate(t_s, y_node_, {});
-  // φ is at one edge of the sector: the nearer edge tells the direction.
-  const double phi = y_node_[3];
-  const std::int64_t from = system_->sector();
-  const std::int64_t to = phi > static_cast<double>(from) * system_->pitch() ? from + 1 : from - 1;
-  system_->set_sector(to, to > from ? -1 : 1);
+  const std::size_t dof = system_->dof();
+  const std::size_t spin = 3, spin_rate = dof + 3;
+  if (system_->on_edge()) {
+    // A share reached 0 or 1: the wheel rolls off the edge with the roller that keeps the load.
+    const std::int64_t a = system_->sector();
+    const std::int64_t b = system_->edge_other_sector();
+    const std::int64_t to = found[0] != 0 ? b : a;  // w = 0: b alone; 1 − w = 0: a alone
+    const std::int64_t from = to == a ? b : a;
+    system_->set_sector(to, to > from ? -1 : 1);
+  } else {
+    // φ is at one edge of the sector: the nearer edge tells the direction.
+    const double phi = y_node_[spin];
+    const std::int64_t from = system_->sector();
+    const std::int64_t to = phi > static_cast<double>(from) * system_->pitch() ? from + 1 : from - 1;
+    const double direction = to > from ? 1.0 : -1.0;
+    // Sliding (Filippov): each side's field pushes the spin back to the edge, and the spin is too
+    // slow to leave it (it would come back within kEdgeReturn_s): the wheel stands on both tips.
+    system_->rates(y_node_, yp_, eval_);
+    const double accel_from = eval_.u_dot[3];
+    system_->set_sector(to, to > from ? -1 : 1);
+    system_->rates(y_node_, yp_, eval_);
+    const double accel_to = eval_.u_dot[3];
+    const double speed = y_node_[spin_rate];
+    if (accel_from * direction > 0.0 && accel_to * direction < 0.0 &&
+        2.0 * std::abs(speed) < kEdgeReturn_s * std::abs(accel_to)) {
+      system_->set_sector(from, to > from ? 1 : -1);
+      system_->set_edge(to);
+      y_node_[spin] = (static_cast<double>(from) + 0.5 * direction) * system_->pitch();
+      y_node_[spin_rate] = 0.0;  // the Filippov solution slides on φ = edge
+      ++edge_count_;
+    }
+  }
   ++switch_count_;
-  // For ψ ≠ 0 the contact point and the friction jump: restart with the new roller's rates.
+  // For ψ ≠ 0 the contact point and the friction jump: restart with the new field's rates.
   const double h_last = solver_->last_step_s();
   system_->rates(y_node_, yp_, eval_);
   solver_->reinit(t_s, y_node_, yp_);
@@ -257,7 +317,9 @@ void OmniWheelBackend::write_state(double t_s, std::span<double> q, std::span<do
   o[out::kRoller1Z] = eval_.roller1_z_m;
   o[out::kRoller1Vz] = eval_.roller1_vz_m_per_s;
   o[out::kRoller1Az] = eval_.roller1_az_m_per_s2;
-  o[out::kContactRoller] = static_cast<double>(system_->contact_roller() + 1);
+  const bool other = system_->on_edge() && eval_.edge_weight < 0.5;
+  o[out::kContactRoller] =
+      static_cast<double>((other ? system_->roller_of(system_->edge_other_sector()) : system_->contact_roller()) + 1);
   o[out::kContactAngle] = system_->contact_angle(y_[3]);
   o[out::kAxialOffset] = eval_.contact.axial_offset_m;
   o[out::kPx] = eval_.contact.point.x();

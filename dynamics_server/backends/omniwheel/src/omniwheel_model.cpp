@@ -146,6 +146,16 @@ void OmniWheelModel::mass_matrix(std::span<const double> q, MatrixN& m) const {
 
 void OmniWheelModel::evaluate(std::span<const double> q, std::span<const double> u, int contact_roller, double q_c,
                               Evaluation& out) const {
+  evaluate_contacts(q, u, {contact_roller, q_c}, nullptr, out);
+}
+
+void OmniWheelModel::evaluate_edge(std::span<const double> q, std::span<const double> u, ContactRoller a,
+                                   ContactRoller b, Evaluation& out) const {
+  evaluate_contacts(q, u, a, &b, out);
+}
+
+void OmniWheelModel::evaluate_contacts(std::span<const double> q, std::span<const double> u, ContactRoller first,
+                                       const ContactRoller* second, Evaluation& out) const {
   const WheelGeometry& g = p_.geometry;
   Assembly s;
   assemble(p_, q, u, s);
@@ -160,33 +170,69 @@ void OmniWheelModel::evaluate(std::span<const double> q, std::span<const double>
     force.noalias() += body.v.transpose() * (body.mass * (gravity - body.bias_linear)) -
                        body.w.transpose() * (body.inertia * body.bias_angular + body.omega.cross(body.inertia * body.omega));
   }
-
-  // The contact: P on roller k, its material velocity, friction (F1); N does no work (v_P·e_z ≡ 0).
-  const WheelPose pose{s.center, s.heading, s.axle};
-  out.contact = p_.tracking == Tracking::kExplicit ? explicit_contact(g, pose, q_c) : implicit_contact(g, pose, q_c);
-  const auto k = static_cast<std::size_t>(contact_roller);
-  const Vector3 lever = out.contact.point - s.center;
-  Partials vp = Partials::Zero(3, s.dof);
-  vp.col(0) = Vector3::UnitX();
-  vp.col(1) = Vector3::UnitY();
-  vp.col(2) = kUp.cross(lever);
-  vp.col(3) = s.axle.cross(lever);
-  vp.col(static_cast<Eigen::Index>(4 + k)) = s.roller_axis[k].cross(out.contact.point - s.roller_center[k]);
-  out.slip_m_per_s = vp * speed;
-  out.normal_N = p_.total_mass_kg() * p_.gravity_m_per_s2;
-  const double eps = p_.friction_v_eps_m_per_s;
-  out.friction_N = -p_.friction_mu * out.normal_N * out.slip_m_per_s /
-                   std::sqrt(out.slip_m_per_s.squaredNorm() + eps * eps);
-  force.noalias() += vp.transpose() * out.friction_N;
   // External wrench at O: a horizontal force and a torque about e_z.
   force[0] += p_.external_force_N.x();
   force[1] += p_.external_force_N.y();
   force[2] += p_.external_yaw_torque_N_m;
+  out.normal_N = p_.total_mass_kg() * p_.gravity_m_per_s2;
 
-  out.u_dot = mass.ldlt().solve(force);  // M is symmetric positive definite
+  // A contact: P on roller k, its material velocity, friction (F1) and generalised force;
+  // N does no work (v_P·e_z ≡ 0).
+  const WheelPose pose{s.center, s.heading, s.axle};
+  struct Contact {
+    ContactPoint point;
+    Vector3 slip, friction;
+    VectorN generalised;
+  };
+  const auto contact = [&](ContactRoller c) {
+    Contact r;
+    r.point = p_.tracking == Tracking::kExplicit ? explicit_contact(g, pose, c.contact_angle_rad)
+                                                 : implicit_contact(g, pose, c.contact_angle_rad);
+    const auto k = static_cast<std::size_t>(c.roller);
+    const Vector3 lever = r.point.point - s.center;
+    Partials vp = Partials::Zero(3, s.dof);
+    vp.col(0) = Vector3::UnitX();
+    vp.col(1) = Vector3::UnitY();
+    vp.col(2) = kUp.cross(lever);
+    vp.col(3) = s.axle.cross(lever);
+    vp.col(static_cast<Eigen::Index>(4 + k)) = s.roller_axis[k].cross(r.point.point - s.roller_center[k]);
+    r.slip = vp * speed;
+    const double eps = p_.friction_v_eps_m_per_s;
+    r.friction = -p_.friction_mu * out.normal_N * r.slip / std::sqrt(r.slip.squaredNorm() + eps * eps);
+    r.generalised = vp.transpose() * r.friction;
+    return r;
+  };
+  const Contact ca = contact(first);
+  out.contact = ca.point;
+  const Eigen::LDLT<MatrixN> factor(mass);  // M is symmetric positive definite
+  double weight = 1.0;
+  Vector3 moment_contact;  // moment of the floor's forces about O
+  if (second == nullptr) {
+    out.u_dot = factor.solve(force + ca.generalised);
+    out.slip_m_per_s = ca.slip;
+    out.friction_N = ca.friction;
+    out.dissipation_W = -ca.friction.dot(ca.slip);
+    moment_contact = (ca.point.point - s.center).cross(out.normal_N * kUp + ca.friction);
+  } else {
+    // Both tips on the floor with the spin held (Filippov): the field is w·(field on a) +
+    // (1 − w)·(field on b) with w such that φ̈ = 0.
+    const Contact cb = contact(*second);
+    const VectorN x0 = factor.solve(force + cb.generalised);
+    const VectorN x1 = factor.solve(ca.generalised - cb.generalised);
+    weight = std::abs(x1[3]) > 0.0 ? -x0[3] / x1[3] : 0.5;
+    out.u_dot = x0 + weight * x1;
+    out.u_dot[3] = 0.0;  // exactly: the spin stays on the edge
+    out.slip_m_per_s = weight * ca.slip + (1.0 - weight) * cb.slip;
+    out.friction_N = weight * ca.friction + (1.0 - weight) * cb.friction;
+    out.dissipation_W = -(weight * ca.friction.dot(ca.slip) + (1.0 - weight) * cb.friction.dot(cb.slip));
+    moment_contact = weight * (ca.point.point - s.center).cross(out.normal_N * kUp + ca.friction) +
+                     (1.0 - weight) * (cb.point.point - s.center).cross(out.normal_N * kUp + cb.friction);
+  }
+  out.edge_weight = weight;
 
   // Reactions from the accelerations: the servo torque λ about e_f, and the same moment balance
-  // about e_z and a, which the equations of motion make vanish (a check of the assembly).
+  // about e_z and a, which the equations of motion make vanish (a check of the assembly; in the
+  // edge mode the one about a holds the spin and is not a check).
   Vector3 moment = Vector3::Zero();
   double vertical = 0.0;
   for (int b = 0; b <= s.n; ++b) {
@@ -197,20 +243,19 @@ void OmniWheelModel::evaluate(std::span<const double> q, std::span<const double>
               body.omega.cross(body.inertia * body.omega);
     vertical += body.mass * (a.z() + p_.gravity_m_per_s2);
   }
-  moment -= lever.cross(out.normal_N * kUp + out.friction_N) + p_.external_yaw_torque_N_m * kUp;
+  moment -= moment_contact + p_.external_yaw_torque_N_m * kUp;
   out.servo_torque_N_m = moment.dot(s.heading);
   out.moment_residual_z_N_m = moment.z();
   out.moment_residual_axle_N_m = moment.dot(s.axle);
   out.normal_check_N = vertical;
   out.kinetic_energy_J = 0.5 * speed.dot(mass * speed);
-  out.dissipation_W = -out.friction_N.dot(out.slip_m_per_s);
   out.external_power_W = p_.external_force_N.x() * u[0] + p_.external_force_N.y() * u[1] +
                          p_.external_yaw_torque_N_m * u[2];
   // Roller 1's centre (the paper's Figs. 8-10: its vertical coordinate).
-  const Body& first = s.bodies[1];
+  const Body& first_roller = s.bodies[1];
   out.roller1_z_m = s.roller_center[0].z();
-  out.roller1_vz_m_per_s = (first.v * speed).z();
-  out.roller1_az_m_per_s2 = (first.v * out.u_dot + first.bias_linear).z();
+  out.roller1_vz_m_per_s = (first_roller.v * speed).z();
+  out.roller1_az_m_per_s2 = (first_roller.v * out.u_dot + first_roller.bias_linear).z();
 }
 
 }  // namespace cosim::dynamics::omniwheel

@@ -71,13 +71,16 @@ class OmniWheelBackend final : public Backend {
   const omniwheel::OmniWheelModel& model() const { return model_; }
   dae::IdaStats solver_stats() const { return solver_->stats(); }
   long switch_count() const { return switch_count_; }
+  /// Times the wheel came to stand on two roller tips (Filippov sliding at a switch).
+  long edge_count() const { return edge_count_; }
   /// The last evaluation at the output time (accelerations, contact, reactions).
   const omniwheel::Evaluation& last() const { return eval_; }
 
  private:
   class System;
   void do_advance_to(double t_s, std::span<double> q, std::span<double> outputs) override;
-  void apply_switch(double t_s);
+  /// A root at t_s: the roller in contact changes, or the wheel goes onto or off an edge.
+  void apply_switch(double t_s, std::span<const int> found);
   void write_state(double t_s, std::span<double> q, std::span<double> outputs);
 
   OmniWheelConfig config_;
@@ -89,6 +92,8 @@ class OmniWheelBackend final : public Backend {
   double stored0_J_ = 0.0;
   double restart_t_s_;
   long switch_count_ = 0;
+  long edge_count_ = 0;
+  std::array<int, 2> root_found_{};
   bool root_pending_ = false;
   double root_t_s_ = 0.0;
 };

@@ -20,6 +20,12 @@ using MatrixN = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxDof
 
 enum class Tracking { kExplicit = 0, kImplicit = 1 };
 
+/// A roller in contact (0-based) and its contact angle q_c = φ − (its sector)·2π/n.
+struct ContactRoller {
+  int roller = 0;
+  double contact_angle_rad = 0.0;
+};
+
 /// Physical parameters (SI); defaults are the spec's assumptions (the paper gives none).
 struct ModelParams {
   WheelGeometry geometry;
@@ -53,6 +59,7 @@ struct Evaluation {
   double kinetic_energy_J = 0.0;
   double dissipation_W = 0.0;               ///< −F_t·v_P ≥ 0
   double external_power_W = 0.0;            ///< power of the external force and torque
+  double edge_weight = 1.0;                 ///< share of the first roller (edge mode), else 1
   double roller1_z_m = 0.0, roller1_vz_m_per_s = 0.0, roller1_az_m_per_s2 = 0.0;
 };
 
@@ -69,10 +76,18 @@ class OmniWheelModel {
   /// q_c = φ − (its sector)·2π/n, using the configured tracking.
   void evaluate(std::span<const double> q, std::span<const double> u, int contact_roller, double q_c,
                 Evaluation& out) const;
+  /// At a roller switch with the spin stopped there, both rollers' tips touch the floor and each
+  /// side's dynamics push the spin back to the edge (Filippov sliding): the field is
+  /// w·(field with `a`) + (1 − w)·(field with `b`) with w chosen so that φ̈ = 0; w is
+  /// Evaluation::edge_weight and leaves [0, 1] when the wheel rolls off the edge to one side.
+  void evaluate_edge(std::span<const double> q, std::span<const double> u, ContactRoller a, ContactRoller b,
+                     Evaluation& out) const;
   /// Mass matrix M(q) (depends on χ and φ only).
   void mass_matrix(std::span<const double> q, MatrixN& m) const;
 
  private:
+  void evaluate_contacts(std::span<const double> q, std::span<const double> u, ContactRoller first,
+                         const ContactRoller* second, Evaluation& out) const;
   ModelParams p_;
 };
 
