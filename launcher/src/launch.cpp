@@ -184,6 +184,7 @@ std::vector<std::string> dynamics_args(const LaunchOptions& options, const std::
                                 "--out",     platform::utf8(run_dir)};
   if (!options.scene.empty()) args.insert(args.end(), {"--scene", options.scene});
   if (!options.params.empty()) args.insert(args.end(), {"--params", options.params});
+  for (const std::string& override : options.param_overrides) args.insert(args.end(), {"--param", override});
   args.insert(args.end(), options.dynamics_args.begin(), options.dynamics_args.end());
   return args;
 }

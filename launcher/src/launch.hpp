@@ -18,6 +18,7 @@ struct LaunchOptions {
   std::string mode = "lockstep";
   std::string rate = "1";  ///< realtime mode: sim seconds per wall second
   std::string params;      ///< backend parameter file; empty: none
+  std::vector<std::string> param_overrides;  ///< key=value, each passed on as --param (beats the file)
   std::string channel;     ///< empty: a private one (make_private_channel), removed at the end
   std::string out;         ///< run folder; empty: a new runs/<UTC time>-<backend> in the current folder
   bool recorder = false;   ///< the visual side is cosim-recorder even when cosim-visual is built

@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
       ->check(finite_range(0.001, 1e6))
       ->capture_default_str();
   app.add_option("--params", options.params, "backend parameter file");
+  app.add_option("--param", options.param_overrides, "backend parameter key=value (repeatable; beats --params)");
   app.add_option("--channel", options.channel,
                  "channel between the two sides, as cosim-dynamics takes it (default: a private one, removed at "
                  "the end)");

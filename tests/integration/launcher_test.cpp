@@ -129,10 +129,20 @@ TEST_F(LauncherTest, RefusesAChannelThatCannotJoinTwoProcesses) {
   EXPECT_FALSE(std::filesystem::exists(run_dir())) << "nothing made before the options are checked";
 }
 
+TEST_F(LauncherTest, PassesBackendParametersOnToTheDynamics) {
+  auto cosim = start_cosim({"--recorder", "--backend", "mecanum3vw", "--duration", "0.2", "--param", "path=1",
+                            "--param", "kp_per_s=25", "--out", run_dir().string()});
+  ASSERT_EQ(finish(*cosim, "cosim", 60), 0) << cosim->err();
+  const auto json = read_run_json(run_dir());
+  EXPECT_EQ(json.get<double>("parameters.path.value"), 1.0);
+  EXPECT_EQ(json.get<std::string>("parameters.path.origin"), "cli");
+  EXPECT_EQ(json.get<double>("parameters.kp_per_s.value"), 25.0);
+}
+
 TEST_F(LauncherTest, HelpListsTheOptionsOfTheScript) {
   auto cosim = start_cosim({"--help"});
   ASSERT_EQ(finish(*cosim, "cosim", 10), 0);
-  for (const char* option : {"--backend", "--scene", "--fps", "--duration", "--mode", "--rate", "--params", "--channel",
+  for (const char* option : {"--backend", "--scene", "--fps", "--duration", "--mode", "--rate", "--params", "--param ", "--channel",
                              "--out", "--recorder", "--"}) {
     EXPECT_TRUE(contains(cosim->out(), option)) << option << " missing from:\n" << cosim->out();
   }
