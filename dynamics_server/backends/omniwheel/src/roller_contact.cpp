@@ -17,27 +17,42 @@ double WheelGeometry::roller_length_m() const {
 }
 
 Meridian meridian(const WheelGeometry& g, double q) {
+  // In the frame of a wheel at the origin (e_f = x, a = y, e_z = z) with this roller at contact
+  // angle q: v = P − O_B, the contact point seen from the roller centre, and the roller axis i2.
+  // s = v·i2 and r = |v × i2|: near the tips r → 0 like (α − |q|), and r² = |v|² − s² would
+  // lose it to cancellation (an error of ~1e-10 m in P there); the cross product keeps it to
+  // rounding of v, and r' = (w·w')/r, r'' = (w'·w' + w·w'' − r'²)/r follow from w = v × i2.
   const double big_r = g.radius_m;
   const double r1 = g.roller_offset_m();
   const double cpsi = std::cos(g.psi_rad);
   const double spsi = std::sin(g.psi_rad);
   const double t = std::tan(g.psi_rad);
-  const double tq = std::tan(q);
-  const double sec2 = 1.0 / (std::cos(q) * std::cos(q));
+  const double cq = std::cos(q);
+  const double sq = std::sin(q);
+  const double sec2 = 1.0 / (cq * cq);
+  const double tq = sq / cq;
+  // μ(q) = R₁·tan ψ·tan q and its derivatives.
+  const double mu = r1 * t * tq;
+  const double dmu = r1 * t * sec2;
+  const double ddmu = 2.0 * r1 * t * sec2 * tq;
+  // v = R₁·ρ − R·e_z + μ·a with ρ = (sin q, 0, cos q).
+  const Vector3 v(r1 * sq, mu, r1 * cq - big_r);
+  const Vector3 dv(r1 * cq, dmu, -r1 * sq);
+  const Vector3 ddv(-r1 * sq, ddmu, -r1 * cq);
+  // i2 = cos ψ·(cos q·e_f − sin q·e_z) + sin ψ·a.
+  const Vector3 axis(cpsi * cq, spsi, -cpsi * sq);
+  const Vector3 daxis(-cpsi * sq, 0.0, -cpsi * cq);
+  const Vector3 ddaxis(-cpsi * cq, 0.0, cpsi * sq);
   Meridian m{};
-  // s(q') = R·cos ψ·sin q' + R₁·sin ψ·tan ψ·tan q' and its derivatives.
-  m.s = big_r * cpsi * std::sin(q) + r1 * spsi * t * tq;
-  m.ds = big_r * cpsi * std::cos(q) + r1 * spsi * t * sec2;
-  m.dds = -big_r * cpsi * std::sin(q) + 2.0 * r1 * spsi * t * sec2 * tq;
-  // r² = R² + R₁² − 2R·R₁·cos q' + R₁²·tan²ψ·tan²q' − s²: the distance from the roller axis of
-  // the point of the wheel's envelope that touches the floor at wheel angle q'.
-  const double f = big_r * big_r + r1 * r1 - 2.0 * big_r * r1 * std::cos(q) + r1 * r1 * t * t * tq * tq - m.s * m.s;
-  const double df = 2.0 * big_r * r1 * std::sin(q) + 2.0 * r1 * r1 * t * t * tq * sec2 - 2.0 * m.s * m.ds;
-  const double ddf = 2.0 * big_r * r1 * std::cos(q) + 2.0 * r1 * r1 * t * t * (sec2 * sec2 + 2.0 * tq * tq * sec2) -
-                     2.0 * (m.ds * m.ds + m.s * m.dds);
-  m.r = std::sqrt(std::max(f, 0.0));
-  m.dr = df / (2.0 * m.r);
-  m.ddr = (0.5 * ddf - m.dr * m.dr) / m.r;
+  m.s = v.dot(axis);
+  m.ds = dv.dot(axis) + v.dot(daxis);
+  m.dds = ddv.dot(axis) + 2.0 * dv.dot(daxis) + v.dot(ddaxis);
+  const Vector3 w = v.cross(axis);
+  const Vector3 dw = dv.cross(axis) + v.cross(daxis);
+  const Vector3 ddw = ddv.cross(axis) + 2.0 * dv.cross(daxis) + v.cross(ddaxis);
+  m.r = w.norm();
+  m.dr = w.dot(dw) / m.r;
+  m.ddr = (dw.dot(dw) + w.dot(ddw) - m.dr * m.dr) / m.r;
   return m;
 }
 
