@@ -308,6 +308,15 @@ void OmniWheelBackend::apply_switch(double t_s, std::span<const int> found) {
   restart_t_s_ = t_s;
 }
 
+omniwheel::ContactRoller OmniWheelBackend::contact() const {
+  return system_->contact_in(system_->sector(), y_[3]);
+}
+
+std::optional<omniwheel::ContactRoller> OmniWheelBackend::edge_contact() const {
+  if (!system_->on_edge()) return std::nullopt;
+  return system_->contact_in(system_->edge_other_sector(), y_[3]);
+}
+
 void OmniWheelBackend::write_state(double t_s, std::span<double> q, std::span<double> o) {
   (void)t_s;
   const std::size_t dof = system_->dof();

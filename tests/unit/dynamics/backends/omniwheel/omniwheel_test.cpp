@@ -251,26 +251,93 @@ TEST(OmniWheelBackend, RollerOnesCentreMovesOnItsCircleAboutTheAxle) {
   }
 }
 
-TEST(OmniWheelBackend, ExplicitAndImplicitTrackingAgreeToThePapersOrders) {
-  // Seed 004 Figs. 8-10: roller 1's centre, vertical, diverges by ~1e-8 (acceleration), ~1e-7
-  // (velocity), ~1e-6 (position) over 10 s between the algorithms. Both here find the same
-  // point to 1e-14 m, so what is left is the integrator's.
+TEST(OmniWheelBackend, BothTrackersGiveOneFieldAlongTheScenario) {
+  // The trackers compared on the same states (the explicit run's samples, ψ = 0 and 30°), so that
+  // the integrator is out of the comparison: accelerations, roller 1's vertical acceleration
+  // (the paper's Fig. 9 quantity), friction and servo torque.
   for (const char* psi : {"roller_inclination_rad=0", "roller_inclination_rad=0.5235987755982988"}) {
-    auto e = make({psi, "contact_tracking=0"});
-    auto i = make({psi, "contact_tracking=1"});
-    double dz = 0, dv = 0, da = 0;
+    auto run = make({psi});
+    omniwheel::ModelParams implicit_params = run->model().params();
+    implicit_params.tracking = omniwheel::Tracking::kImplicit;
+    const omniwheel::OmniWheelModel implicit_model(implicit_params);
+    const auto dof = static_cast<std::size_t>(run->model().dof());
+    double du = 0, da = 0, df = 0, dl = 0;
+    omniwheel::Evaluation e, i;
     for (int k = 1; k <= 2000; ++k) {
-      e->advance_to(k * 0.005);
-      i->advance_to(k * 0.005);
-      dz = std::max(dz, std::abs(out_of(*e, out::kRoller1Z) - out_of(*i, out::kRoller1Z)));
-      dv = std::max(dv, std::abs(out_of(*e, out::kRoller1Vz) - out_of(*i, out::kRoller1Vz)));
-      da = std::max(da, std::abs(out_of(*e, out::kRoller1Az) - out_of(*i, out::kRoller1Az)));
+      run->advance_to(k * 0.005);
+      const auto y = run->state();
+      const auto q = y.first(dof), u = y.subspan(dof, dof);
+      if (const auto other = run->edge_contact()) {
+        run->model().evaluate_edge(q, u, run->contact(), *other, e);
+        implicit_model.evaluate_edge(q, u, run->contact(), *other, i);
+      } else {
+        run->model().evaluate(q, u, run->contact().roller, run->contact().contact_angle_rad, e);
+        implicit_model.evaluate(q, u, run->contact().roller, run->contact().contact_angle_rad, i);
+      }
+      du = std::max(du, (e.u_dot - i.u_dot).cwiseAbs().maxCoeff() / std::max(1.0, e.u_dot.cwiseAbs().maxCoeff()));
+      da = std::max(da, std::abs(e.roller1_az_m_per_s2 - i.roller1_az_m_per_s2));
+      df = std::max(df, (e.friction_N - i.friction_N).norm());
+      dl = std::max(dl, std::abs(e.servo_torque_N_m - i.servo_torque_N_m));
     }
-    RecordProperty(std::string(psi) + "_dz", std::to_string(dz));
-    EXPECT_LE(dz, 1e-6) << psi;
-    EXPECT_LE(dv, 1e-7) << psi;
-    EXPECT_LE(da, 1e-8) << psi;
-    EXPECT_GT(out_of(*i, out::kTrackerIterations), 0.0) << "the implicit mode iterates";
+    RecordProperty(std::string(psi).ends_with("=0") ? "field_psi0_daz" : "field_psi30_daz", format_number(da));
+    // The points agree to ~1e-15 m, but the roller in contact spins at v_lateral/r, fast near
+    // its tips, and the friction law turns 1e-13 m/s of slip into 1e-10 N: so ~1e-10 in
+    // forces and accelerations, ~1e-7 relative in the rollers' own accelerations.
+    EXPECT_LE(da, 1e-8) << psi << ": the paper's acceleration order";
+    EXPECT_LE(df, 1e-8) << psi;
+    EXPECT_LE(dl, 1e-9) << psi;
+    EXPECT_LE(du, 1e-6) << psi;
+  }
+}
+
+// Roller 1's centre, vertical (the paper's Figs. 8-10), over [0, t_end] of two runs.
+struct Divergence {
+  double z_m = 0, vz_m_per_s = 0, az_m_per_s2 = 0;
+};
+Divergence diverge(const std::vector<std::string>& a, const std::vector<std::string>& b, double t_end_s) {
+  auto ra = make(a), rb = make(b);
+  Divergence d;
+  for (int k = 1; k * 0.005 <= t_end_s + 1e-9; ++k) {
+    ra->advance_to(k * 0.005);
+    rb->advance_to(k * 0.005);
+    d.z_m = std::max(d.z_m, std::abs(out_of(*ra, out::kRoller1Z) - out_of(*rb, out::kRoller1Z)));
+    d.vz_m_per_s = std::max(d.vz_m_per_s, std::abs(out_of(*ra, out::kRoller1Vz) - out_of(*rb, out::kRoller1Vz)));
+    d.az_m_per_s2 = std::max(d.az_m_per_s2, std::abs(out_of(*ra, out::kRoller1Az) - out_of(*rb, out::kRoller1Az)));
+  }
+  return d;
+}
+
+TEST(OmniWheelBackend, ExplicitAndImplicitRunsDivergeOnlyAsTheIntegratorDoes) {
+  // Seed 004 Figs. 8-10: roller 1's centre, vertical, diverges by ~1e-6 (position), ~1e-7
+  // (velocity), ~1e-8 (acceleration) over 10 s between the two algorithms. Here the two fields
+  // agree to ~1e-10 (BothTrackersGiveOneFieldAlongTheScenario), so two runs differ by the
+  // integrator's own errors, amplified by a model that is very sensitive: a stiff friction law
+  // (μN/v_ε ≈ 1100 N·s/m against rollers of ~1e-6 kg·m²) and, for ψ = 30°, a bifurcation where
+  // the wheel comes to stand on two roller tips near 5 s. Hence tolerances 1e-12 (the divergence
+  // scales with them: at the default 1e-8 it is ~1e-5 m), the ψ = 30° run up to that point, and
+  // the acceleration measured against the model's own sensitivity to a 1e-12 m/s change of the
+  // initial speed (MODEL.md §5 has the table).
+  const std::vector<std::string> tight{"solver_rtol=1e-12", "solver_atol_position=1e-14", "solver_atol_speed=1e-12"};
+  const auto with = [&](std::initializer_list<std::string> extra) {
+    std::vector<std::string> v = tight;
+    v.insert(v.end(), extra);
+    return v;
+  };
+  const std::string psi0 = "roller_inclination_rad=0", psi30 = "roller_inclination_rad=0.5235987755982988";
+  for (const auto& [psi, t_end_s] : {std::pair{psi0, 10.0}, std::pair{psi30, 5.0}}) {
+    const Divergence trackers = diverge(with({psi, "contact_tracking=0"}), with({psi, "contact_tracking=1"}), t_end_s);
+    const Divergence perturbed = diverge(with({psi}), with({psi, "vx0_m_per_s=1.000000000001"}), t_end_s);
+    const std::string label = psi == psi0 ? "runs_psi0_" : "runs_psi30_";
+    RecordProperty(label + "dz_m", format_number(trackers.z_m));
+    RecordProperty(label + "dvz_m_per_s", format_number(trackers.vz_m_per_s));
+    RecordProperty(label + "daz_m_per_s2", format_number(trackers.az_m_per_s2));
+    EXPECT_LE(trackers.z_m, 1e-6) << psi;
+    EXPECT_LE(trackers.vz_m_per_s, 1e-7) << psi;
+    // The acceleration follows the slip through the friction law (1e-13 m/s moves it by ~1e-6
+    // m/s²): no run pair can stay within 1e-8. The bar: the trackers' runs differ by no more than
+    // ten times what a 1e-12 m/s perturbation does to one tracker's run.
+    EXPECT_LE(trackers.az_m_per_s2, std::max(1e-8, 10.0 * perturbed.az_m_per_s2))
+        << psi << " perturbed " << perturbed.az_m_per_s2;
   }
 }
 

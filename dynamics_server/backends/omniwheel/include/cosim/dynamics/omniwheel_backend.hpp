@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -75,6 +76,12 @@ class OmniWheelBackend final : public Backend {
   long edge_count() const { return edge_count_; }
   /// The last evaluation at the output time (accelerations, contact, reactions).
   const omniwheel::Evaluation& last() const { return eval_; }
+  /// The state at the output time: q (4 + n), u (4 + n), then the two energy integrals.
+  std::span<const double> state() const { return y_; }
+  /// The roller in contact at the output time; on an edge, the first of the two.
+  omniwheel::ContactRoller contact() const;
+  /// On an edge at the output time: the second roller (else nullopt).
+  std::optional<omniwheel::ContactRoller> edge_contact() const;
 
  private:
   class System;
