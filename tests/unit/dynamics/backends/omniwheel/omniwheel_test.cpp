@@ -5,6 +5,7 @@
 // energy never increases; pure rolling stays pure rolling; the servo torque's sawtooth; mirror
 // symmetry in ψ; the explicit and implicit runs agree to the paper's orders.
 #include "cosim/dynamics/omniwheel_backend.hpp"
+#include "cosim/dynamics/format_number.hpp"
 
 #include <gtest/gtest.h>
 
