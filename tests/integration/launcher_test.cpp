@@ -130,7 +130,7 @@ TEST_F(LauncherTest, RefusesAChannelThatCannotJoinTwoProcesses) {
 }
 
 TEST_F(LauncherTest, PassesBackendParametersOnToTheDynamics) {
-  auto cosim = start_cosim({"--recorder", "--backend", "mecanum3vw", "--duration", "0.2", "--param", "path=1",
+  auto cosim = start_cosim({"--recorder", "--backend", "mecanum3vw", "--duration", "0.2", "--param", "path=eight",
                             "--param", "kp_per_s=25", "--out", run_dir().string()});
   ASSERT_EQ(finish(*cosim, "cosim", 60), 0) << cosim->err();
   const auto json = read_run_json(run_dir());

@@ -55,8 +55,8 @@ std::span<const ParamSpec> omniwheel_param_specs() {
       {"friction_v_eps_m_per_s", 1e-3, 1e-6, 1.0, "m/s", "regularisation speed v_eps of the friction law",
        "assumption (spec C.1)"},
       {"contact_tracking", 0.0, 0.0, 1.0, "1",
-       "0: explicit (closed form, seed 004 §5.2); 1: implicit (nearest point by Newton, seed 004 §3)",
-       "seed 004 §5"},
+       "explicit: closed form (seed 004 §5.2); implicit: nearest point by Newton on the roller (seed 004 §3)",
+       "seed 004 §5", {"explicit", "implicit"}},
       {"x0_m", 0.0, -100.0, 100.0, "m", "initial X of the wheel centre", "assumption (spec C.1)"},
       {"y0_m", 0.0, -100.0, 100.0, "m", "initial Y", "assumption (spec C.1)"},
       {"yaw0_rad", 0.0, -10.0, 10.0, "rad", "initial heading chi", "assumption (spec C.1)"},
@@ -93,12 +93,8 @@ std::unique_ptr<Backend> make_omniwheel_backend(const Params& params, double t0_
   m.roller_mass_kg = params.get("roller_mass_kg");
   m.friction_mu = params.get("friction_mu");
   m.friction_v_eps_m_per_s = params.get("friction_v_eps_m_per_s");
-  const double tracking = params.get("contact_tracking");
-  if (tracking != 0.0 && tracking != 1.0) {
-    throw ParamError("backend omniwheel: contact_tracking = " + format_number(tracking) +
-                     " must be 0 (explicit) or 1 (implicit)");
-  }
-  m.tracking = tracking == 0.0 ? omniwheel::Tracking::kExplicit : omniwheel::Tracking::kImplicit;
+  m.tracking = params.get_choice("contact_tracking") == 0 ? omniwheel::Tracking::kExplicit
+                                                          : omniwheel::Tracking::kImplicit;
   m.external_force_N = {params.get("external_force_x_N"), params.get("external_force_y_N"), 0.0};
   m.external_yaw_torque_N_m = params.get("external_yaw_torque_N_m");
   c.q0 = {params.get("x0_m"), params.get("y0_m"), params.get("yaw0_rad"), params.get("spin0_rad")};

@@ -326,7 +326,7 @@ TEST(OmniWheelBackend, ExplicitAndImplicitRunsDivergeOnlyAsTheIntegratorDoes) {
   };
   const std::string psi0 = "roller_inclination_rad=0", psi30 = "roller_inclination_rad=0.5235987755982988";
   for (const auto& [psi, t_end_s] : {std::pair{psi0, 10.0}, std::pair{psi30, 5.0}}) {
-    const Divergence trackers = diverge(with({psi, "contact_tracking=0"}), with({psi, "contact_tracking=1"}), t_end_s);
+    const Divergence trackers = diverge(with({psi, "contact_tracking=explicit"}), with({psi, "contact_tracking=implicit"}), t_end_s);
     const Divergence perturbed = diverge(with({psi}), with({psi, "vx0_m_per_s=1.000000000001"}), t_end_s);
     const std::string label = psi == psi0 ? "runs_psi0_" : "runs_psi30_";
     RecordProperty(label + "dz_m", format_number(trackers.z_m));
