@@ -35,7 +35,7 @@ std::vector<std::string> omniwheel_output_names() {
           "slip_m_per_s",       "ft_x_N",                 "ft_y_N",                   "normal_N",
           "normal_check_N",     "servo_torque_N_m",       "moment_residual_z_N_m",    "moment_residual_axle_N_m",
           "tracker_iterations", "energy_in_J",            "energy_resistive_J",       "energy_stored_J",
-          "energy_balance_J"};
+          "energy_balance_J",   "roller_switches",        "on_edge"};
 }
 
 }  // namespace
@@ -343,6 +343,8 @@ void OmniWheelBackend::write_state(double t_s, std::span<double> q, std::span<do
   o[out::kEnergyRes] = y_[2 * dof];
   o[out::kEnergyStored] = stored;
   o[out::kEnergyBalance] = y_[2 * dof + 1] - y_[2 * dof] - (stored - stored0_J_);
+  o[out::kRollerSwitches] = static_cast<double>(switch_count_);
+  o[out::kOnEdge] = system_->on_edge() ? 1.0 : 0.0;
 }
 
 }  // namespace cosim::dynamics

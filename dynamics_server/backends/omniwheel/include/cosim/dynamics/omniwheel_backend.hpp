@@ -49,7 +49,9 @@ inline constexpr std::size_t kEnergyIn = 17;         ///< energy_in_J, work of t
 inline constexpr std::size_t kEnergyRes = 18;        ///< energy_resistive_J, dissipated by friction
 inline constexpr std::size_t kEnergyStored = 19;     ///< energy_stored_J, kinetic + M·g·R
 inline constexpr std::size_t kEnergyBalance = 20;    ///< energy_balance_J
-inline constexpr std::size_t kCount = 21;
+inline constexpr std::size_t kRollerSwitches = 21;   ///< roller_switches, roller changes so far
+inline constexpr std::size_t kOnEdge = 22;           ///< on_edge, 1 while the wheel stands on two tips
+inline constexpr std::size_t kCount = 23;
 }  // namespace omniwheel_output
 
 /// Everything the backend is built from.
