@@ -26,6 +26,7 @@ constexpr double kRestartStepFraction = 0.1;
 std::vector<std::string> omniwheel_joint_names(int rollers) {
   std::vector<std::string> names{"OmniWheel/x", "OmniWheel/y", "OmniWheel/yaw", "OmniWheel/spin"};
   for (int j = 1; j <= rollers; ++j) names.push_back("OmniWheel/roller" + std::to_string(j));
+  names.push_back("OmniWheel/contact");  // not a coordinate: μ_ax, where the contact point is
   return names;
 }
 
@@ -318,6 +319,7 @@ void OmniWheelBackend::write_state(double t_s, std::span<double> q, std::span<do
   const std::size_t dof = system_->dof();
   system_->rates(y_, yp_, eval_);
   for (std::size_t j = 0; j < dof; ++j) q[j] = y_[j];
+  q[dof] = eval_.contact.axial_offset_m;
   const omniwheel::ModelParams& p = model_.params();
   o[out::kRoller1Z] = eval_.roller1_z_m;
   o[out::kRoller1Vz] = eval_.roller1_vz_m_per_s;
