@@ -5,6 +5,7 @@
 #   scripts/bench.sh roundtrip  FIFO round trip Frame -> ProbeReport with the recorder stub
 #   scripts/bench.sh loop       headless 50 s rose at 50 fps, lockstep and free, wall time
 #   scripts/bench.sh robotino   robotino backend alone, 50 s at output 0.02 s, tolerances 1e-6
+#   scripts/bench.sh omniwheel  omniwheel backend, seed 004's 10 s run at psi = 30 deg, explicit vs implicit tracking
 #   scripts/bench.sh render     VTK offscreen fps at 1280x720 and the coupled 50 s run at 30 fps with video
 #   scripts/bench.sh memory     peak RSS of each process, short run vs 10x longer run (flat = no growth)
 set -euo pipefail
@@ -62,6 +63,13 @@ if [[ $what == all || $what == robotino ]]; then
   "$bin/cosim-dynamics" --backend robotino --channel none --duration 50 --out "$work/run-robotino" -q
   end=$(date +%s.%N)
   python3 -c "print(f'standalone run incl. process start and CSV: {$end - $start:.3f} s')"
+fi
+
+if [[ $what == all || $what == omniwheel ]]; then
+  echo "== omniwheel backend, 10 s free motion, psi = 30 deg, output 5 ms, tolerances 1e-8 (cosim_bench_omniwheel)"
+  "$bin/cosim_bench_omniwheel" --benchmark_min_time=2 2>/dev/null | grep BM_ | tee "$work/omniwheel.txt"
+  awk '/Explicit/ {e = $2} /Implicit/ {i = $2} END {printf "implicit / explicit: %.2fx (seed 004: ~1.5x); explicit runs %.0fx faster than real time\n", i / e, 10000 / e}' \
+    "$work/omniwheel.txt"
 fi
 
 if [[ $what == all || $what == render ]]; then

@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # Regenerates the screenshots in docs/: the Robotino on the seed-000 rose (robotino backend)
 # at t = 0, 15 and 30 s, and the overview with the probe trail at 30 s, plus the report
-# plots of the same run.   scripts/docs_screenshots.sh [BUILD_DIR]
+# plots of the same run; the omni wheel of seed 004 on its bench (omniwheel backend) at 2 and
+# 4.5 s, with the report plots of its contact and of the two trackers' difference.
+#   scripts/docs_screenshots.sh [robotino|omniwheel|all] [BUILD_DIR]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-bin=${1:-$root/build}/bin
+what=${1:-all}
+bin=${2:-$root/build}/bin
 docs="$root/docs"
 work=$(mktemp -d -t cosim-docs.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$docs/screenshots" "$docs/report"
 
-run() {  # run NAME CAMERA: 31 s of the rose at 20 fps, screenshots every 300 frames (15 s)
+if [[ $what == all || $what == robotino ]]; then
+  run() {  # run NAME CAMERA: 31 s of the rose at 20 fps, screenshots every 300 frames (15 s)
   "$bin/cosim-dynamics" --backend robotino --duration 31 --fps 20 --channel "fifo:$work/fifo-$1" \
     --out "$work/$1" --progress never -q &
   "$bin/cosim-visual" --channel "fifo:$work/fifo-$1" --out "$work/$1" --offscreen --size 1280x720 \
@@ -42,4 +46,22 @@ wait
   --params "$root/scenes/robotino/params/seed000.params" "${converged[@]}"
 "$bin/cosim-report" "$work/ours-feed-forward" --compare "$work/seed-literal-plain-PID" >/dev/null
 cp "$work/ours-feed-forward/plots/"*.png "$docs/report/"
+fi
+
+if [[ $what == all || $what == omniwheel ]]; then
+  # 10 s of seed 004's free motion at psi = 30 deg, 30 fps; screenshots at 2 s and 4.5 s.
+  "$bin/cosim-dynamics" --backend omniwheel --duration 10 --fps 30 --channel "fifo:$work/fifo-o" \
+    --out "$work/omni-explicit" --output-step 0.005 --progress never -q &
+  "$bin/cosim-visual" --channel "fifo:$work/fifo-o" --out "$work/omni-explicit" --offscreen --size 1280x720 \
+    --camera follow --screenshot-every 15 -q
+  wait
+  cp "$work/omni-explicit/screenshots/frame_000060.png" "$docs/screenshots/omniwheel_t02s.png"
+  cp "$work/omni-explicit/screenshots/frame_000135.png" "$docs/screenshots/omniwheel_t04.5s.png"
+  "$bin/cosim-dynamics" --backend omniwheel --duration 10 --channel none --out "$work/omni-implicit" \
+    --output-step 0.005 --param contact_tracking=implicit --progress never -q
+  "$bin/cosim-report" "$work/omni-explicit" --compare "$work/omni-implicit" >/dev/null
+  for plot in contact_trail contact contact_forces difference; do
+    cp "$work/omni-explicit/plots/$plot.png" "$docs/report/omniwheel_$plot.png"
+  done
+fi
 echo "docs/screenshots and docs/report regenerated"

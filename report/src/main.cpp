@@ -1,5 +1,6 @@
 // cosim-report: turns a run folder into report.md and PNG plots (path, virtual minus
-// dynamic, deviation from the reference, delay histograms).
+// dynamic, deviation from the reference, delay histograms, a wheel's contact and forces, the
+// difference between two runs).
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -21,7 +22,8 @@ int main(int argc, char** argv) {
   std::filesystem::path compare_run;
   cosim::util::add_path_option(app, "RUN_DIR", run_dir, "run folder")->required();
   cosim::util::add_path_option(app, "--compare", compare_run,
-                               "a second run folder whose deviation from the reference is drawn beside this one's");
+                               "a second run folder: its deviation from the reference drawn beside this one's, or "
+                               "(omniwheel) roller 1's vertical motion subtracted row by row");
   app.add_option("--width", width, "plot width [px]")->capture_default_str()->check(CLI::Range(200, 8000));
   app.add_option("--height", height, "plot height [px]")->capture_default_str()->check(CLI::Range(200, 8000));
   if (const int code = cosim::util::parse_command_line(app, argc, argv); code >= 0) return code;

@@ -43,6 +43,16 @@ std::vector<double> worst_over(const util::CsvTable& table, const std::vector<st
   return worst;
 }
 
+/// Columns whose difference between two runs of one scenario is drawn with --compare (seed 004
+/// Figs. 8-10: roller 1's centre, vertical, between the contact trackers).
+struct DifferenceColumn {
+  const char* column;
+  const char* label;
+};
+constexpr DifferenceColumn kDifferenceColumns[] = {{"roller1_z_m", "position [m]"},
+                                                   {"roller1_vz_m_per_s", "velocity [m/s]"},
+                                                   {"roller1_az_m_per_s2", "acceleration [m/s²]"}};
+
 struct Loaded {
   util::CsvTable dynamics, probes;
   std::vector<std::string> joints;
@@ -202,9 +212,15 @@ std::vector<fs::path> write_report(const fs::path& run_dir, const RunFacts& f, i
   const bool compare = !compare_run.empty();
   const Loaded other = compare ? load(compare_run) : Loaded{};
   const RunFacts of = compare ? read_run(compare_run) : RunFacts{};
-  if (compare && !(of.has_reference && of.reference_rows > 0)) {
+  const bool compare_deviation = compare && of.has_reference && of.reference_rows > 0 && f.has_reference;
+  const bool compare_difference =
+      compare && std::all_of(std::begin(kDifferenceColumns), std::end(kDifferenceColumns), [&](const auto& c) {
+        return l.dynamics.has(c.column) && other.dynamics.has(c.column);
+      });
+  if (compare && !compare_deviation && !compare_difference) {
     throw std::runtime_error(platform::utf8(compare_run / "dynamics.csv") +
-                             ": no deviation from a reference after the transient to compare with");
+                             ": nothing to compare with: neither a deviation from a reference after the transient "
+                             "in both runs nor roller1_z_m, roller1_vz_m_per_s, roller1_az_m_per_s2 in both");
   }
   const fs::path plots = run_dir / "plots";
   fs::create_directories(plots);
@@ -259,7 +275,7 @@ std::vector<fs::path> write_report(const fs::path& run_dir, const RunFacts& f, i
   }
 
   // 3. Deviation from the reference (Fig. 26c), after the initial transient.
-  if (f.has_reference && f.reference_rows > 0) {
+  if (f.has_reference && f.reference_rows > 0 && (!compare || compare_deviation)) {
     // One curve per run: this one, and the compared one (by absolute path) labelled by folder.
     const auto curve = [&](const Loaded& run, const std::string& file, const std::string& leaf, const char* unit,
                            const std::string& ref, const std::string& title, const char* color) {
@@ -301,6 +317,94 @@ std::vector<fs::path> write_report(const fs::path& run_dir, const RunFacts& f, i
     emit("delay_histogram", body);
   }
 
+  // 5. The contact of a wheel on the floor (omniwheel): where it is, how it slides, the forces.
+  const std::string x_joint = joint_column(l, "x", "_m"), y_joint = joint_column(l, "y", "_m");
+  if (d.has("px_m") && d.has("py_m") && !x_joint.empty() && !y_joint.empty()) {
+    emit("contact_trail", "set title 'Contact point on the floor and wheel centre'\nset xlabel 'X [m]'\nset ylabel 'Y [m]'\n"
+                          "set size ratio -1\nplot " + dyn + " using " + col(d, "px_m") + ":" + col(d, "py_m") +
+                          " with points pt 7 ps 0.3 lc rgb '#d62728' title 'contact point', " + dyn + " using " +
+                          col(d, x_joint) + ":" + col(d, y_joint) + " with lines lw 1.5 lc rgb '#1f77b4' title 'wheel centre'\n");
+  }
+  if (d.has("mu_axial_m") && d.has("slip_m_per_s") && d.has("contact_roller")) {
+    const std::string t = col(d, "t_s");
+    emit("contact", "set multiplot layout 3,1 title 'Contact: roller, axial offset, slip'\nset ylabel 'roller'\n"
+                    "set ytics 1\nplot " + dyn + " using " + t + ":" + col(d, "contact_roller") +
+                    " with steps lc rgb '#1f77b4' notitle\nset ytics autofreq\nset ylabel 'μ_{ax} [m]'\nplot " + dyn +
+                    " using " + t + ":" + col(d, "mu_axial_m") + " with points pt 7 ps 0.3 lc rgb '#d62728' notitle\n"
+                    "set ylabel '|v_P| [m/s]'\nset xlabel 't [s]'\nset logscale y\nset format y '10^{%T}'\nplot " + dyn +
+                    " using " + t + ":(column(" + col(d, "slip_m_per_s") + ") > 0 ? column(" + col(d, "slip_m_per_s") +
+                    ") : NaN) with lines lc rgb '#2ca02c' notitle\nunset multiplot\n");
+  }
+  if (d.has("normal_N") && d.has("ft_x_N") && d.has("ft_y_N") && d.has("servo_torque_N_m")) {
+    const std::string t = col(d, "t_s");
+    // N = M·g exactly (the centre of mass stays at height R); drawn is what the accelerations
+    // say minus it, a check of the assembly at rounding level.
+    const std::string normal_panel =
+        d.has("normal_check_N")
+            ? "set ylabel 'Σ m (a_z + g) − N [N]'\nset format y '%.0e'\nplot " + dyn + " using " + t + ":(column(" +
+                  col(d, "normal_check_N") + ")-column(" + col(d, "normal_N") +
+                  ")) with lines lc rgb '#ff7f0e' notitle\nset format y '%g'\n"
+            : "set ylabel 'normal [N]'\nplot " + dyn + " using " + t + ":" + col(d, "normal_N") +
+                  " with lines lc rgb '#1f77b4' notitle\n";
+    emit("contact_forces", "set multiplot layout 3,1 title 'Floor and servo reactions (N = M g = " +
+                               fmt("%.6g", d.rows() > 0 ? d.column("normal_N")[0] : 0.0) + " N)'\n" + normal_panel +
+                               "set ylabel 'friction [N]'\nplot " + dyn + " using " + t + ":" + col(d, "ft_x_N") +
+                               " with lines lc rgb '#2ca02c' title 'F_x', " + dyn + " using " + t + ":" + col(d, "ft_y_N") +
+                               " with lines lc rgb '#9467bd' title 'F_y'\nset ylabel 'servo torque [N m]'\nset xlabel 't [s]'\nplot " +
+                               dyn + " using " + t + ":" + col(d, "servo_torque_N_m") +
+                               " with lines lc rgb '#d62728' notitle\nunset multiplot\n");
+  }
+
+  // 6. Difference between two runs of one scenario (seed 004 Figs. 8-10), row by row.
+  struct Difference {
+    const char* column;
+    double max_abs = 0;
+  };
+  std::vector<Difference> differences;
+  if (compare_difference) {
+    const auto t = d.column("t_s"), t_other = other.dynamics.column("t_s");
+    const std::size_t rows = std::min(t.size(), t_other.size());
+    for (std::size_t r = 0; r < rows; ++r) {
+      if (std::abs(t[r] - t_other[r]) > 1e-9) {
+        throw std::runtime_error(platform::utf8(compare_run / "dynamics.csv") + ": row " + std::to_string(r + 2) +
+                                 " is at t = " + fmt("%.9g", t_other[r]) + " s, this run's at " + fmt("%.9g", t[r]) +
+                                 " s: the runs must have the same output times to be compared row by row");
+      }
+    }
+    const fs::path table = plots / "difference.csv";
+    std::ofstream out(table);
+    out << "t_s";
+    std::vector<std::span<const double>> mine, theirs;
+    for (const auto& c : kDifferenceColumns) {
+      out << ",abs_diff_" << c.column;
+      mine.push_back(d.column(c.column));
+      theirs.push_back(other.dynamics.column(c.column));
+      differences.push_back({c.column});
+    }
+    out << "\n";
+    for (std::size_t r = 0; r < rows; ++r) {
+      out << fmt("%.9g", t[r]);
+      for (std::size_t c = 0; c < mine.size(); ++c) {
+        const double diff = std::abs(mine[c][r] - theirs[c][r]);
+        differences[c].max_abs = std::max(differences[c].max_abs, diff);
+        out << "," << fmt("%.17g", diff);
+      }
+      out << "\n";
+    }
+    out.close();
+    if (!out) throw std::runtime_error(platform::utf8(table) + ": cannot write");
+    std::string body = "set multiplot layout 3,1 title '|" + gnuplot_quoted(folder_label(run_dir)) + " − " +
+                       gnuplot_quoted(folder_label(compare_run)) + "|, roller 1 centre, vertical' noenhanced\n"
+                       "set logscale y\nset format y '10^{%T}'\n";
+    for (std::size_t c = 0; c < std::size(kDifferenceColumns); ++c) {
+      body += std::string("set ylabel '") + kDifferenceColumns[c].label + "'\n" +
+              (c + 1 == std::size(kDifferenceColumns) ? "set xlabel 't [s]'\n" : "") +
+              "plot 'difference.csv' skip 1 using 1:(column(" + std::to_string(c + 2) + ") > 0 ? column(" +
+              std::to_string(c + 2) + ") : NaN) with lines lc rgb '#1f77b4' notitle\n";
+    }
+    emit("difference", body + "unset multiplot\n");
+  }
+
   // report.md: the facts, computed from the files, and the plots.
   std::ofstream md(run_dir / "report.md");
   md << "# cosim run " << f.run_id << "\n\n";
@@ -331,7 +435,13 @@ std::vector<fs::path> write_report(const fs::path& run_dir, const RunFacts& f, i
        << fmt("%.3g", f.max_dev_x_m) << " m, max |Y − Y_ref| = " << fmt("%.3g", f.max_dev_y_m)
        << " m, max |φ − φ_ref| = " << fmt("%.3g", f.max_dev_phi_rad) << " rad.\n\n";
   }
-  if (compare) {
+  if (compare_difference) {
+    md << "Compared with run `" << folder_label(compare_run) << "` (backend `" << of.backend
+       << "`), row by row: max |Δ|";
+    for (const auto& diff : differences) md << (&diff == &differences.front() ? " " : ", ") << diff.column << " " << fmt("%.3g", diff.max_abs);
+    md << ".\n\n";
+  }
+  if (compare_deviation) {
     md << "Compared with run `" << folder_label(compare_run) << "` (backend `" << of.backend
        << "`): max |X − X_ref| = " << fmt("%.3g", of.max_dev_x_m) << " m, max |Y − Y_ref| = "
        << fmt("%.3g", of.max_dev_y_m) << " m, max |φ − φ_ref| = " << fmt("%.3g", of.max_dev_phi_rad) << " rad.\n\n";

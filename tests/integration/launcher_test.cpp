@@ -8,6 +8,7 @@
 #include <fstream>
 #include <map>
 #include <regex>
+#include <sstream>
 #include <thread>
 
 #include "cosim/test/run_json.hpp"
@@ -130,13 +131,42 @@ TEST_F(LauncherTest, RefusesAChannelThatCannotJoinTwoProcesses) {
 }
 
 TEST_F(LauncherTest, PassesBackendParametersOnToTheDynamics) {
-  auto cosim = start_cosim({"--recorder", "--backend", "mecanum3vw", "--duration", "0.2", "--param", "path=1",
+  auto cosim = start_cosim({"--recorder", "--backend", "mecanum3vw", "--duration", "0.2", "--param", "path=eight",
                             "--param", "kp_per_s=25", "--out", run_dir().string()});
   ASSERT_EQ(finish(*cosim, "cosim", 60), 0) << cosim->err();
   const auto json = read_run_json(run_dir());
   EXPECT_EQ(json.get<double>("parameters.path.value"), 1.0);
   EXPECT_EQ(json.get<std::string>("parameters.path.origin"), "cli");
   EXPECT_EQ(json.get<double>("parameters.kp_per_s.value"), 25.0);
+}
+
+TEST_F(LauncherTest, EveryBackendRunsEndToEndWithItsSceneAndTheProbesAgree) {
+  // Every backend `cosim-dynamics --list-backends` names, through the launcher over a real FIFO
+  // with the recorder: it exits 0, every frame is answered, and the recorder's probes (from the
+  // scene model) equal the dynamics' own at the same time, to rounding.
+  Process list(kBinDir / "cosim-dynamics", {"--list-backends"}, tmp_.path() / "list");
+  ASSERT_EQ(finish(list, "cosim-dynamics --list-backends", 10), 0) << list.err();
+  std::vector<std::string> backends;
+  static const std::regex entry("^([a-z0-9_]+) - ");
+  std::istringstream lines(list.out());
+  for (std::string line; std::getline(lines, line);) {
+    if (std::smatch m; std::regex_search(line, m, entry)) backends.push_back(m[1]);
+  }
+  ASSERT_GE(backends.size(), 4u) << list.out();
+  for (const auto& backend : backends) {
+    const auto out = tmp_.path() / ("run-" + backend);
+    auto cosim = start_cosim({"--recorder", "--backend", backend, "--duration", "0.5", "--fps", "40", "--out", out.string()});
+    ASSERT_EQ(finish(*cosim, "cosim", 60), 0) << backend << ": " << cosim->err();
+    const Csv probes = read_csv(out / "probes.csv");
+    EXPECT_EQ(probes.rows.size(), 20u) << backend;
+    int probe_count = 0;
+    for (const auto& column : probes.columns) {
+      if (!column.ends_with("/diff_same_time_m")) continue;
+      ++probe_count;
+      for (const double d : probes.values(column)) EXPECT_LE(d, 1e-12) << backend << " " << column;
+    }
+    EXPECT_GE(probe_count, 1) << backend;
+  }
 }
 
 TEST_F(LauncherTest, HelpListsTheOptionsOfTheScript) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <regex>
 
@@ -78,6 +79,53 @@ TEST_F(LoopTest, ReportOfAMissingRunFolderSaysWhat) {
   Process report(kBinDir / "cosim-report", {(tmp_.path() / "nope").string()}, tmp_.path() / "report");
   EXPECT_EQ(finish(report, "cosim-report", 10), util::kExitBadInput);
   EXPECT_NE(report.err().find("nope"), std::string::npos) << report.err();
+}
+
+TEST_F(LoopTest, ReportOfTwoOmniWheelRunsDrawsTheContactAndTheirDifference) {
+  // Seed 004's bench with each contact tracker (standalone runs, no visual side), then
+  // cosim-report on one with --compare the other: the contact plots, and the difference of
+  // roller 1's vertical motion row by row, which this test recomputes from the two CSVs.
+  const auto run = [&](const std::string& tracking, const std::string& output_step_s) {
+    const auto dir = tmp_.path() / (tracking + "-" + output_step_s);
+    Process dynamics(kBinDir / "cosim-dynamics",
+                     {"--backend", "omniwheel", "--channel", "none", "--duration", "2", "--output-step", output_step_s, "--out",
+                      dir.string(), "--progress", "never", "--param", "contact_tracking=" + tracking},
+                     tmp_.path() / ("dynamics-" + tracking));
+    EXPECT_EQ(finish(dynamics, "cosim-dynamics"), 0) << dynamics.err();
+    return dir;
+  };
+  const auto explicit_run = run("explicit", "0.01"), implicit_run = run("implicit", "0.01");
+  Process report(kBinDir / "cosim-report", {explicit_run.string(), "--compare", implicit_run.string()},
+                 tmp_.path() / "report");
+  ASSERT_EQ(finish(report, "cosim-report", 60), 0) << report.err();
+  for (const char* name : {"contact_trail", "contact", "contact_forces", "difference"}) {
+    const auto png = explicit_run / "plots" / (std::string(name) + ".png");
+    ASSERT_TRUE(std::filesystem::exists(png)) << png;
+    EXPECT_GT(std::filesystem::file_size(png), 5000u) << png;
+  }
+  const Csv a = read_csv(explicit_run / "dynamics.csv"), b = read_csv(implicit_run / "dynamics.csv");
+  const Csv diff = read_csv(explicit_run / "plots" / "difference.csv");
+  const std::string md = read_file(explicit_run / "report.md");
+  ASSERT_EQ(diff.rows.size(), a.rows.size());
+  for (const char* column : {"roller1_z_m", "roller1_vz_m_per_s", "roller1_az_m_per_s2"}) {
+    const auto va = a.values(column), vb = b.values(column), vd = diff.values(std::string("abs_diff_") + column);
+    double worst = 0;
+    for (std::size_t r = 0; r < va.size(); ++r) {
+      EXPECT_EQ(vd[r], std::abs(va[r] - vb[r])) << column << " row " << r;  // written with 17 digits
+      worst = std::max(worst, vd[r]);
+    }
+    EXPECT_GT(worst, 0.0) << column << ": two integrations never agree to the last bit";
+    char expected[64];
+    std::snprintf(expected, sizeof expected, "%s %.3g", column, worst);
+    EXPECT_NE(md.find(expected), std::string::npos) << expected << " in\n" << md;
+  }
+
+  // Runs with other output times are not compared row by row.
+  const auto coarse = run("implicit", "0.02");
+  Process refused(kBinDir / "cosim-report", {explicit_run.string(), "--compare", coarse.string()},
+                  tmp_.path() / "refused");
+  EXPECT_EQ(finish(refused, "cosim-report", 60), util::kExitBadInput);
+  EXPECT_NE(refused.err().find("same output times"), std::string::npos) << refused.err();
 }
 
 }  // namespace

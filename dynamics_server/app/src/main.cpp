@@ -39,6 +39,14 @@ void print_backends() {
                 entry.capabilities.dynamics ? "dynamics" : "kinematics only",
                 entry.capabilities.energy_balance ? "energy balance outputs" : "no energy outputs");
     for (const auto& spec : entry.param_specs()) {
+      if (!spec.choices.empty()) {
+        std::string names;
+        for (std::size_t i = 0; i < spec.choices.size(); ++i) names += (i ? " | " : "") + spec.choices[i];
+        std::printf("    %-24s default %-12s %s  %s (source: %s)\n", spec.key.c_str(),
+                    spec.choices[static_cast<std::size_t>(spec.default_value)].c_str(), names.c_str(),
+                    spec.doc.c_str(), spec.source.c_str());
+        continue;
+      }
       std::printf("    %-24s default %-12g [%s] range [%g, %g]  %s (source: %s)\n", spec.key.c_str(),
                   spec.default_value, spec.unit.c_str(), spec.min_value, spec.max_value, spec.doc.c_str(),
                   spec.source.c_str());

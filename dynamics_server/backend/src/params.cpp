@@ -19,6 +19,13 @@ std::string_view trim(std::string_view text) {
 }
 
 std::string range_text(const ParamSpec& spec) {
+  if (!spec.choices.empty()) {
+    std::string names;
+    for (std::size_t i = 0; i < spec.choices.size(); ++i) {
+      names += (i ? ", " : "") + spec.choices[i] + " (" + std::to_string(i) + ")";
+    }
+    return "one of " + names;
+  }
   return "[" + format_number(spec.min_value) + ", " + format_number(spec.max_value) + "] " +
          spec.unit;
 }
@@ -26,14 +33,23 @@ std::string range_text(const ParamSpec& spec) {
 // Parses the whole of `text` as a finite number within the spec's range.
 // `where` prefixes every message ("file:3" or "command-line override 'k=v'").
 double parse_value(const ParamSpec& spec, std::string_view text, const std::string& where) {
+  for (std::size_t i = 0; i < spec.choices.size(); ++i) {
+    if (text == spec.choices[i]) return static_cast<double>(i);
+  }
   std::string_view digits = text;
   if (!digits.empty() && digits.front() == '+') digits.remove_prefix(1);  // from_chars rejects '+'
   double value = 0.0;
   const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
   if (ec != std::errc{} || end != digits.data() + digits.size() || digits.empty() ||
       !std::isfinite(value)) {
-    throw ParamError(where + ": parameter '" + spec.key + "' = '" + std::string(text) +
-                     "' is not a finite number (expected " + range_text(spec) + ")");
+    throw ParamError(where + ": parameter '" + spec.key + "' = '" + std::string(text) + "' is not " +
+                     (spec.choices.empty() ? "a finite number (expected " + range_text(spec) + ")"
+                                           : range_text(spec)));
+  }
+  if (!spec.choices.empty() &&
+      (value != std::floor(value) || value < 0.0 || value >= static_cast<double>(spec.choices.size()))) {
+    throw ParamError(where + ": parameter '" + spec.key + "' = " + std::string(text) + " is not " +
+                     range_text(spec));
   }
   if (value < spec.min_value || value > spec.max_value) {
     throw ParamError(where + ": parameter '" + spec.key + "' = " + std::string(text) + " " +
@@ -48,6 +64,11 @@ void check_specs(std::string_view backend_name, std::span<const ParamSpec> specs
     const std::string who = "backend " + std::string(backend_name) + " parameter '" + spec.key + "'";
     if (spec.key.empty()) throw std::logic_error("backend " + std::string(backend_name) +
                                                  ": a parameter has an empty key");
+    if (!spec.choices.empty() &&
+        (spec.min_value != 0.0 || spec.max_value != static_cast<double>(spec.choices.size() - 1) ||
+         spec.default_value != std::floor(spec.default_value))) {
+      throw std::logic_error(who + ": a switch's range is [0, number of names - 1], its default one of them");
+    }
     if (!(spec.min_value <= spec.default_value && spec.default_value <= spec.max_value) ||
         !std::isfinite(spec.default_value)) {
       throw std::logic_error(who + ": default " + format_number(spec.default_value) +
@@ -146,6 +167,10 @@ std::vector<ParamSpec> concat_param_specs(std::initializer_list<std::span<const 
   std::vector<ParamSpec> specs;
   for (const std::span<const ParamSpec> part : parts) specs.insert(specs.end(), part.begin(), part.end());
   return specs;
+}
+
+std::size_t Params::get_choice(std::string_view key) const {
+  return static_cast<std::size_t>(get(key));  // resolve() made it a whole number in range
 }
 
 double Params::get(std::string_view key) const {

@@ -4,6 +4,7 @@
 
 #include "cosim/dynamics/kinematic_backend.hpp"
 #include "cosim/dynamics/mecanum3vw_backend.hpp"
+#include "cosim/dynamics/omniwheel_backend.hpp"
 #include "cosim/dynamics/robotino_backend.hpp"
 #include "cosim/util/errors.hpp"
 
@@ -22,6 +23,11 @@ constexpr BackendEntry kRegistry[] = {
      "virtual-work inverse dynamics, errors of the paper corrected (seed 003)",
      "mecanum3", {.dynamics = true, .energy_balance = true},
      &mecanum3vw_param_specs, &make_mecanum3vw_backend},
+    {"omniwheel",
+     "One omni wheel with rollers inclined by psi on a test bench, unilateral contact with friction, "
+     "explicit or implicit contact tracking (seed 004)",
+     "omniwheel", {.dynamics = true, .energy_balance = true},
+     &omniwheel_param_specs, &make_omniwheel_backend},
     {"robotino",
      "Robotino dynamics: chassis, wheels, side-rolling rollers with switching, DC motors through "
      "-1/16 reducers, PID wheel-speed control on the rose; a DAE solved with SUNDIALS IDA (seed 000 §3-4)",

@@ -86,7 +86,7 @@ std::span<const ParamSpec> mecanum3vw_param_specs() {
        "assumption: double pole at -10 1/s (spec B.2.4)"},
       {"ki_per_s2", 100.0, 0.0, 1e8, "1/s^2", "tracking gain K_I on the pose error",
        "assumption: double pole at -10 1/s (spec B.2.4)"},
-      {"path", 0.0, 0.0, 1.0, "1", "0: circle, 1: figure-eight", "seed 003 §Simulation"},
+      {"path", 0.0, 0.0, 1.0, "1", "reference path", "seed 003 §Simulation", {"circle", "eight"}},
       {"path_radius_m", 1.0, 0.01, 100.0, "m", "amplitude of x and y of the path", "seed 003 §Simulation"},
       {"path_rate_rad_per_s", 0.4, 0.001, 10.0, "rad/s",
        "angular rate of the path (circle: x and y; eight: y, x at half of it)", "seed 003 §Simulation"},
@@ -123,11 +123,7 @@ std::unique_ptr<Backend> make_mecanum3vw_backend(const Params& params, double t0
   c.plant.wheel_viscous_N_m_s *= params.get("plant_viscous_scale");
   c.gains.kp_per_s = params.get("kp_per_s");
   c.gains.ki_per_s2 = params.get("ki_per_s2");
-  const double path = params.get("path");
-  if (path != 0.0 && path != 1.0) {
-    throw ParamError("backend mecanum3vw: path = " + format_number(path) + " must be 0 (circle) or 1 (figure-eight)");
-  }
-  c.path.path = path == 0.0 ? mecanum3::Path::kCircle : mecanum3::Path::kEight;
+  c.path.path = params.get_choice("path") == 0 ? mecanum3::Path::kCircle : mecanum3::Path::kEight;
   c.path.radius_m = params.get("path_radius_m");
   c.path.rate_rad_per_s = params.get("path_rate_rad_per_s");
   c.path.heading0_rad = params.get("heading0_rad");

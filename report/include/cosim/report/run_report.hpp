@@ -32,8 +32,10 @@ RunFacts read_run(const std::filesystem::path& run_dir);
 /// Writes plots/<name>.gp and plots/<name>.png (via the gnuplot program) and report.md into
 /// the run folder; returns the PNG paths. With `compare_run` (a second run folder, empty: none)
 /// the deviation plot and report.md show its deviation from the reference beside this run's,
-/// each labelled by its folder name. Throws std::runtime_error if gnuplot is missing or fails,
-/// or the second run has no reference.
+/// each labelled by its folder name; for runs with roller 1's vertical position, velocity and
+/// acceleration (omniwheel), plots/difference.{csv,png} and report.md give their difference row
+/// by row. Throws std::runtime_error if gnuplot is missing or fails, or there is nothing to
+/// compare (neither both with a reference nor both with those columns, or other output times).
 std::vector<std::filesystem::path> write_report(const std::filesystem::path& run_dir, const RunFacts& facts,
                                                 int width_px, int height_px,
                                                 const std::filesystem::path& compare_run = {});

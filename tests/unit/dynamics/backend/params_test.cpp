@@ -201,5 +201,26 @@ TEST_F(ParamsTest, InconsistentSpecsAreLogicErrors) {
   EXPECT_THROW(Params::resolve("b", duplicate, nullptr, {}), std::logic_error);
 }
 
+TEST_F(ParamsTest, ASwitchTakesItsNamesOrItsNumbers) {
+  const std::vector<ParamSpec> specs{{"tracking", 0.0, 0.0, 1.0, "1", "a switch", "test", {"explicit", "implicit"}}};
+  const auto file = write("tracking = implicit\n");
+  EXPECT_EQ(Params::resolve("b", specs, &file, {}).get_choice("tracking"), 1u);
+  const std::vector<std::string> by_name{"tracking=explicit"}, by_number{"tracking=1"};
+  EXPECT_EQ(Params::resolve("b", specs, nullptr, by_name).get_choice("tracking"), 0u);
+  EXPECT_EQ(Params::resolve("b", specs, nullptr, by_number).get("tracking"), 1.0);
+  EXPECT_EQ(Params::resolve("b", specs, nullptr, {}).get_choice("tracking"), 0u);
+  for (const char* bad : {"tracking=Implicit", "tracking=0.5", "tracking=2", "tracking="}) {
+    const std::vector<std::string> cli{bad};
+    const std::string message = error_of([&] { (void)Params::resolve("b", specs, nullptr, cli); });
+    EXPECT_THAT(message, HasSubstr("'tracking'")) << bad;
+    EXPECT_THAT(message, HasSubstr("one of explicit (0), implicit (1)")) << bad;
+  }
+}
+
+TEST(ParamSpecs, ASwitchDeclaredWithAnotherRangeIsAProgrammingError) {
+  const std::vector<ParamSpec> specs{{"tracking", 0.0, 0.0, 2.0, "1", "a switch", "test", {"explicit", "implicit"}}};
+  EXPECT_THROW((void)Params::resolve("b", specs, nullptr, {}), std::logic_error);
+}
+
 }  // namespace
 }  // namespace cosim::dynamics

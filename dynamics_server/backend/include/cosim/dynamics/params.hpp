@@ -24,6 +24,9 @@ struct ParamSpec {
   std::string unit;           ///< "m", "rad", "rad/s", "1" for dimensionless
   std::string doc;            ///< one line, what it is
   std::string source;         ///< where the default comes from (datasheet, seed equation, assumption)
+  /// A switch: the names of the values 0, 1, … ({"explicit", "implicit"}). A file or override
+  /// may give the name or the number; run.json records the number.
+  std::vector<std::string> choices = {};
 };
 
 /// Bad parameter input: the message names the key, and the file:line or the CLI override.
@@ -46,13 +49,16 @@ class Params {
   /// a key given twice in the file is an error. Overrides are "key=value" (CLI); a key given
   /// twice on the CLI is an error too (no silent last-one-wins).
   /// Throws ParamError for an unknown key (listing the known ones), a value that is not a
-  /// finite number, a value outside [min, max], a malformed line, or an unreadable file.
+  /// finite number (or one of a switch's names), a value outside [min, max], a switch's value
+  /// that is not one of its numbers, a malformed line, or an unreadable file.
   /// Throws std::logic_error if `specs` itself is inconsistent (duplicate key, default out of range).
   static Params resolve(std::string_view backend_name, std::span<const ParamSpec> specs,
                         const std::filesystem::path* file, std::span<const std::string> overrides);
 
   /// Value of a declared key [its unit]. Throws std::out_of_range naming the key if undeclared.
   double get(std::string_view key) const;
+  /// Index of a switch's value (a key declared with choices): 0, 1, …
+  std::size_t get_choice(std::string_view key) const;
 
   /// One resolved value and where it came from.
   struct Entry {

@@ -116,9 +116,9 @@ TEST(Mecanum3Model, VirtualWorkEqualsNewtonEulerAndInvertsTheForwardDynamics) {
 TEST(Mecanum3Backend, TracksBothPathsAtSolverLevelWithTheExactModel) {
   // With the controller's model equal to the plant, ë + K_P·ė + K_I·e = 0 from e(0) = 0: what
   // remains is the integrator's error (rtol 1e-10). Bound 1e-9 m / rad (spec T2).
-  for (const char* path : {"path=0", "path=1"}) {
+  for (const char* path : {"path=circle", "path=eight"}) {
     auto b = make({path});
-    const Errors e = run(*b, std::string(path) == "path=0" ? kLap_s : kFigure_s);
+    const Errors e = run(*b, std::string(path) == "path=circle" ? kLap_s : kFigure_s);
     EXPECT_LE(e.x, 1e-9) << path;
     EXPECT_LE(e.y, 1e-9) << path;
     EXPECT_LE(e.theta, 1e-9) << path;
@@ -162,7 +162,7 @@ TEST(Mecanum3Backend, SteadyCircleTorquesAndWheelSpeedsAreTheClosedForm) {
 TEST(Mecanum3Backend, FigureEightTorquesAndSpeedsMatchTheSpecsPrototype) {
   // The spec's independent prototype (b_w = 0): τ1 ∈ [−0.025, 0.057], τ2 ∈ [−0.028, 0.031],
   // τ3 ∈ [−0.048, 0.014] N·m; max |ω| = (14.36, 10.36, 13.96) rad/s — to the digits it gives.
-  auto b = make({"path=1", "wheel_viscous_N_m_s=0"});
+  auto b = make({"path=eight", "wheel_viscous_N_m_s=0"});
   std::array<double, 3> lo{}, hi{}, w{};
   for (int k = 1; k <= 1571; ++k) {
     b->advance_to(k * 0.02);
@@ -187,7 +187,7 @@ TEST(Mecanum3Backend, ModelMismatchKeepsTheErrorsBoundedAsThePrototype) {
   const std::vector<std::string> mismatch{"plant_mass_scale=1.2", "plant_inertia_scale=1.2", "wheel_viscous_N_m_s=0"};
   auto circle = make(mismatch);
   std::vector<std::string> eight_overrides = mismatch;
-  eight_overrides.push_back("path=1");
+  eight_overrides.push_back("path=eight");
   auto eight = make(eight_overrides);
   const Errors c = run(*circle, kLap_s);
   const Errors e = run(*eight, kFigure_s);
@@ -203,7 +203,7 @@ TEST(Mecanum3Backend, ModelMismatchKeepsTheErrorsBoundedAsThePrototype) {
 TEST(Mecanum3Backend, PowerBalanceClosesAtSolverTolerance) {
   // Σ τ·ω = d/dt(½ ξᵀ(M_b + I_w JᵀJ)ξ) + b_w·|Jξ|² (spec T6), integrated over the figure-eight
   // with an initial offset (so that the kinetic energy changes).
-  auto b = make({"path=1", "initial_offset_x_m=0.05"});
+  auto b = make({"path=eight", "initial_offset_x_m=0.05"});
   (void)run(*b, kFigure_s);
   EXPECT_GT(out_of(*b, out::kEnergyRes), 0.1) << "friction did work";
   EXPECT_LE(std::abs(out_of(*b, out::kEnergyBalance)), 1e-8);  // rtol 1e-10 of ~0.5 J flows
