@@ -45,7 +45,18 @@ SmallVector speeds_of(const Tree& tree, int i, std::span<const double> u) {
   return Eigen::Map<const SmallVector>(u.data() + tree.speed_index(i), k);
 }
 
-// Poses and velocities, and S·u per body (the joint's own velocity) into `joint_velocity`.
+// Poses only (parent_to_body, world_to_body).
+void poses(const Tree& tree, std::span<const double> q, Workspace& ws) {
+  for (int i = 0; i < tree.body_count(); ++i) {
+    const auto ui = static_cast<std::size_t>(i);
+    const Body& b = tree.body(i);
+    ws.parent_to_body[ui] = joint_transform(b.joint, q, tree.position_index(i)) * b.parent_to_joint;
+    ws.world_to_body[ui] =
+        b.parent < 0 ? ws.parent_to_body[ui] : ws.parent_to_body[ui] * ws.world_to_body[static_cast<std::size_t>(b.parent)];
+  }
+}
+
+// Poses and velocities.
 void kinematics(const Tree& tree, std::span<const double> q, std::span<const double> u, Workspace& ws) {
   for (int i = 0; i < tree.body_count(); ++i) {
     const auto ui = static_cast<std::size_t>(i);
@@ -164,9 +175,10 @@ void inverse_dynamics(const Tree& tree, std::span<const double> q, std::span<con
 }
 
 void mass_matrix(const Tree& tree, std::span<const double> q, Workspace& ws) {
-  const std::vector<double> no_speed(static_cast<std::size_t>(tree.speed_count()), 0.0);
-  check_sizes(tree, q, no_speed, {});
-  kinematics(tree, q, no_speed, ws);
+  if (q.size() != static_cast<std::size_t>(tree.position_count())) {
+    throw std::invalid_argument("multibody: q does not match the tree's positions");
+  }
+  poses(tree, q, ws);  // velocities are left as they are
   for (int i = 0; i < tree.body_count(); ++i) ws.inertia[static_cast<std::size_t>(i)] = tree.body(i).inertia.matrix();
   // Composite inertias, leaves first.
   for (int i = tree.body_count() - 1; i >= 0; --i) {
@@ -260,6 +272,20 @@ Vector6 point_force(const Vector3& point_m, const Vector3& force_N) {
   Vector6 f;
   f << point_m.cross(force_N), force_N;
   return f;
+}
+
+void point_jacobian(const Tree& tree, const Workspace& ws, int body, const Vector3& point_m,
+                    Eigen::Ref<Eigen::Matrix<double, 3, Eigen::Dynamic>> jacobian) {
+  jacobian.setZero();
+  for (int j = body; j >= 0; j = tree.body(j).parent) {
+    const Body& b = tree.body(j);
+    const Subspace s = subspace(b.joint);
+    const Transform& x = ws.world_to_body[static_cast<std::size_t>(j)];
+    for (int k = 0; k < b.joint.speed_count(); ++k) {
+      const Vector6 m = x.inverse_motion(s.col(k));  // the joint's unit motion in world coordinates
+      jacobian.col(tree.speed_index(j) + k) = m.tail<3>() + m.head<3>().cross(point_m);
+    }
+  }
 }
 
 Vector3 point_velocity(const Workspace& ws, int body, const Vector3& point_m) {

@@ -120,20 +120,24 @@ std::unique_ptr<Backend> make_mecanum4_backend(const Params& params, double t0_s
   return std::make_unique<Mecanum4Backend>(c, t0_s);
 }
 
-// y' − f(t, y) = 0 on IDA, its Newton matrix by difference quotients.
+// y' − f(t, y) = 0 on IDA, with the model's approximate Newton matrix.
 class Mecanum4Backend::System final : public dae::DaeSystem {
  public:
   explicit System(const mecanum4::Mecanum4Model& model) : model_(model), scratch_(model) {}
   int residual(double t_s, std::span<const double> y, std::span<const double> yp, std::span<double> r) override {
+    scratch_.want_energies = false;
     model_.evaluate(t_s, y, r, scratch_, eval_);
     for (std::size_t k = 0; k < r.size(); ++k) r[k] = yp[k] - r[k];
     return 0;
   }
-  int jacobian(double, double, std::span<const double>, std::span<const double>, dae::DenseMatrixRef) override {
-    return -1;
+  int jacobian(double t_s, double cj, std::span<const double> y, std::span<const double>,
+               dae::DenseMatrixRef jac) override {
+    model_.newton_matrix(t_s, cj, y, scratch_, jac);
+    return 0;
   }
   int roots(double, std::span<const double>, std::span<const double>, std::span<double>) override { return 0; }
   void rates(double t_s, std::span<const double> y, std::span<double> y_dot, mecanum4::Evaluation& e) {
+    scratch_.want_energies = true;
     model_.evaluate(t_s, y, y_dot, scratch_, e);
   }
 
@@ -164,7 +168,7 @@ Mecanum4Backend::Mecanum4Backend(const Mecanum4Config& config, double t0_s)
   options.differential = differential;
   const bool rollers = config_.model.wheel_model == mecanum4::WheelModel::kRollers;
   options.max_step_s = config_.max_step_s > 0.0 ? config_.max_step_s : (rollers ? 1e-3 : 5e-3);
-  options.analytic_jacobian = false;
+  options.analytic_jacobian = true;  // Mecanum4Model::newton_matrix
   options.max_steps = 1000000;
   solver_ = std::make_unique<dae::IdaSolver>("backend mecanum4", *system_, n, t0_s, y_, yp_, options);
   stored0_J_ = eval_.kinetic_J + eval_.potential_J;

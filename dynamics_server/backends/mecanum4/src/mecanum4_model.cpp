@@ -33,6 +33,60 @@ SpatialInertia sphere(double mass_kg, double inertia_kg_m2) {
 // Chassis joints in the order of the state: x, y, z (world), yaw, pitch (about x_B), roll (y_B).
 constexpr int kChassisJoints = 6;
 
+// One sphere on the floor (spec 0.2, C1) with the derivatives the Newton matrix needs.
+struct SphereContact {
+  bool active = false;
+  Vector3 point, slip;           // contact point; horizontal slip of the sphere's material point there
+  double depth = 0, depth_rate = 0, normal = 0;
+  Vector3 friction;
+  double dnormal_ddepth = 0, dnormal_drate = 0;  // ∂N/∂δ, ∂N/∂δ̇
+};
+
+SphereContact sphere_contact(const ModelParams& p, const multibody::Workspace& ws, int body, double radius) {
+  SphereContact c;
+  const Vector3 centre = ws.world_to_body[static_cast<std::size_t>(body)].r;
+  c.depth = radius - centre.z();
+  if (c.depth <= 0.0) return c;
+  c.point = centre - radius * kUp;
+  const Vector3 v = multibody::point_velocity(ws, body, c.point);
+  c.depth_rate = -v.z();
+  const double fade = std::min(1.0, c.depth / p.contact_damping_depth_m);
+  const double raw = p.contact_stiffness_N_per_m * c.depth + p.contact_damping_N_s_per_m * c.depth_rate * fade;
+  c.normal = std::max(0.0, raw);
+  if (raw > 0.0) {
+    c.dnormal_ddepth = p.contact_stiffness_N_per_m +
+                       (fade < 1.0 ? p.contact_damping_N_s_per_m * c.depth_rate / p.contact_damping_depth_m : 0.0);
+    c.dnormal_drate = p.contact_damping_N_s_per_m * fade;
+  }
+  c.slip = Vector3(v.x(), v.y(), 0.0);
+  const double eps = p.friction_v_eps_m_per_s;
+  c.friction = -p.friction_mu * c.normal * c.slip / std::sqrt(c.slip.squaredNorm() + eps * eps);
+  c.active = true;
+  return c;
+}
+
+// The PI drive of one wheel.
+struct Drive {
+  double error = 0, torque = 0;
+  bool saturated = false;  // the command beyond the limit: the torque does not follow it
+  bool wound = false;      // saturated and the error pushing further: the integral frozen
+};
+
+Drive drive(const ModelParams& p, double omega, double omega_ref, double integral) {
+  const bool reduced = p.wheel_model == WheelModel::kReduced;
+  const double gain = reduced ? p.reduced_gain_scale : 1.0;
+  const double limit = p.drive_torque_limit_N_m * (reduced ? std::numbers::sqrt2 : 1.0);
+  Drive d;
+  d.error = omega_ref - omega;
+  const double command = gain * (p.drive_kp_N_m_s * d.error + p.drive_ki_N_m * integral);
+  d.torque = std::clamp(command, -limit, limit);
+  d.saturated = std::abs(command) > limit;
+  // Conditional integration: the integral stops while the command is beyond the limit and the
+  // error would push it further.
+  d.wound = (command > limit && d.error > 0.0) || (command < -limit && d.error < 0.0);
+  return d;
+}
+
 }  // namespace
 
 double ModelParams::total_mass_kg() const {
@@ -109,7 +163,13 @@ Mecanum4Model::Mecanum4Model(const ModelParams& params) : p_(params) {
 Scratch::Scratch(const Mecanum4Model& model)
     : ws(model.tree()),
       f_ext(static_cast<std::size_t>(model.tree().body_count())),
-      tau(static_cast<std::size_t>(model.speed_count())) {}
+      tau(static_cast<std::size_t>(model.speed_count())),
+      k_u(model.speed_count(), model.speed_count()),
+      k_p(model.speed_count(), model.speed_count()),
+      k_e(model.speed_count(), kWheels),
+      point_jacobian(3, model.speed_count()),
+      solved(model.speed_count(), 2 * model.speed_count() + kWheels),
+      mass_factor(model.speed_count()) {}
 
 std::vector<double> Mecanum4Model::initial_state() const {
   std::vector<double> y(static_cast<std::size_t>(state_size()), 0.0);
@@ -132,8 +192,6 @@ void Mecanum4Model::evaluate(double t_s, std::span<const double> y, std::span<do
   const Vector3 body_velocity_ref = world_to_body(heading) * out.reference.velocity;
   const bool reduced = p_.wheel_model == WheelModel::kReduced;
   const Vector4 omega_ref = (reduced ? omni_jacobian(g) : inverse_jacobian(g)) * body_velocity_ref;
-  const double gain = reduced ? p_.reduced_gain_scale : 1.0;
-  const double limit = p_.drive_torque_limit_N_m * (reduced ? std::numbers::sqrt2 : 1.0);
 
   std::fill(scratch.tau.begin(), scratch.tau.end(), 0.0);
   std::fill(scratch.f_ext.begin(), scratch.f_ext.end(), Vector6::Zero());
@@ -162,13 +220,9 @@ void Mecanum4Model::evaluate(double t_s, std::span<const double> y, std::span<do
       w_sphere = Vector3(u[w_at], u[w_at + 1], u[w_at + 2]);
       omega = w_sphere.dot(g.omni_axle(i));
     }
-    const double error = omega_ref[i] - omega;
-    const double command = gain * (p_.drive_kp_N_m_s * error + p_.drive_ki_N_m * integral[ui]);
-    const double torque = std::clamp(command, -limit, limit);
-    // Conditional integration: the integral stops while the command is beyond the limit and the
-    // error would push it further.
-    const bool wound = (command > limit && error > 0.0) || (command < -limit && error < 0.0);
-    y_dot[nq + nu + ui] = wound ? 0.0 : error;
+    const Drive d = drive(p_, omega, omega_ref[i], integral[ui]);
+    const double torque = d.torque;
+    y_dot[nq + nu + ui] = d.wound ? 0.0 : d.error;
     if (reduced) {
       const Vector3 t = torque * g.omni_axle(i) - p_.spin_kp_N_m_s * w_sphere.z() * kUp;
       for (std::size_t k = 0; k < 3; ++k) scratch.tau[w_at + k] = t[static_cast<Eigen::Index>(k)];
@@ -188,27 +242,16 @@ void Mecanum4Model::evaluate(double t_s, std::span<const double> y, std::span<do
 
   // Contacts (spec 0.2, C1): every roller sphere (rollers) or the wheel sphere (reduced).
   const auto contact = [&](int wheel, int body, double radius) {
-    const auto ub = static_cast<std::size_t>(body);
-    const Vector3 centre = ws.world_to_body[ub].r;
-    const double depth = radius - centre.z();
-    if (depth <= 0.0) return;
-    const Vector3 point = centre - radius * kUp;
-    const Vector3 v_point = multibody::point_velocity(ws, body, point);
-    const double depth_rate = -v_point.z();
-    const double normal = std::max(0.0, p_.contact_stiffness_N_per_m * depth +
-                                            p_.contact_damping_N_s_per_m * depth_rate *
-                                                std::min(1.0, depth / p_.contact_damping_depth_m));
-    const Vector3 slip(v_point.x(), v_point.y(), 0.0);
-    const double eps = p_.friction_v_eps_m_per_s;
-    const Vector3 friction = -p_.friction_mu * normal * slip / std::sqrt(slip.squaredNorm() + eps * eps);
-    scratch.f_ext[ub] += multibody::point_force(point, normal * kUp + friction);
+    const SphereContact c = sphere_contact(p_, ws, body, radius);
+    if (!c.active) return;
+    scratch.f_ext[static_cast<std::size_t>(body)] += multibody::point_force(c.point, c.normal * kUp + c.friction);
     const auto uw = static_cast<std::size_t>(wheel);
-    out.normal_N[uw] += normal;
-    out.slip_m_per_s[uw] = std::max(out.slip_m_per_s[uw], slip.norm());
+    out.normal_N[uw] += c.normal;
+    out.slip_m_per_s[uw] = std::max(out.slip_m_per_s[uw], c.slip.norm());
     ++out.contacts[uw];
-    out.friction_loss_W -= friction.dot(slip);
-    out.contact_loss_W += (normal - p_.contact_stiffness_N_per_m * depth) * depth_rate;
-    spring_energy += 0.5 * p_.contact_stiffness_N_per_m * depth * depth;
+    out.friction_loss_W -= c.friction.dot(c.slip);
+    out.contact_loss_W += (c.normal - p_.contact_stiffness_N_per_m * c.depth) * c.depth_rate;
+    spring_energy += 0.5 * p_.contact_stiffness_N_per_m * c.depth * c.depth;
   };
   for (int i = 0; i < kWheels; ++i) {
     if (reduced) {
@@ -218,7 +261,8 @@ void Mecanum4Model::evaluate(double t_s, std::span<const double> y, std::span<do
     }
   }
 
-  // Energies of the state (before forward_dynamics reuses the workspace).
+  // Energies of the state (before forward_dynamics reuses the workspace), when asked for.
+  if (scratch.want_energies) {
   out.kinetic_J = multibody::kinetic_energy(tree_, ws);
   double gravity_energy = 0.0;
   for (int b = 0; b < tree_.body_count(); ++b) {
@@ -228,6 +272,7 @@ void Mecanum4Model::evaluate(double t_s, std::span<const double> y, std::span<do
     gravity_energy += body.inertia.mass_kg * p_.gravity_m_per_s2 * com.z();
   }
   out.potential_J = gravity_energy + spring_energy;
+  }
 
   multibody::forward_dynamics(tree_, q, u, scratch.tau, Vector3(0.0, 0.0, -p_.gravity_m_per_s2), scratch.f_ext, ws);
 
@@ -246,6 +291,115 @@ void Mecanum4Model::evaluate(double t_s, std::span<const double> y, std::span<do
   out.world_velocity = Vector3(u[0], u[1], u[3]);
   out.c_omega_rad_per_s = consistency_row().dot(mecanum_speeds);
   out.vertical_acceleration_m_per_s2 = ws.u_dot[2];
+}
+
+void Mecanum4Model::newton_matrix(double t_s, double cj, std::span<const double> y, Scratch& scratch,
+                                  dae::DenseMatrixRef jac) const {
+  const Geometry& g = p_.geometry;
+  const int nq = position_count(), nu = speed_count();
+  const std::span<const double> q = y.first(static_cast<std::size_t>(nq));
+  const std::span<const double> u = y.subspan(static_cast<std::size_t>(nq), static_cast<std::size_t>(nu));
+  multibody::Workspace& ws = scratch.ws;
+  multibody::mass_matrix(tree_, q, ws);
+  scratch.mass_factor.compute(ws.mass);
+  multibody::forward_kinematics(tree_, q, u, ws);
+  scratch.k_u.setZero();
+  scratch.k_p.setZero();
+  scratch.k_e.setZero();
+
+  const ReferenceSample reference = reference_at(p_.manoeuvre, t_s);
+  const double heading = p_.reference_heading ? reference.pose.z() : q[3];
+  const bool reduced = p_.wheel_model == WheelModel::kReduced;
+  const Vector4 omega_ref = (reduced ? omni_jacobian(g) : inverse_jacobian(g)) * (world_to_body(heading) * reference.velocity);
+  const double gain = reduced ? p_.reduced_gain_scale : 1.0;
+  const auto integral = y.subspan(static_cast<std::size_t>(nq + nu), kWheels);
+  for (int i = 0; i < kWheels; ++i) {
+    const auto ui = static_cast<std::size_t>(i);
+    const int s = tree_.speed_index(carrier_[ui]);
+    const double travel = std::abs(q[static_cast<std::size_t>(tree_.position_index(carrier_[ui]))]);
+    scratch.k_u(s, s) -= p_.suspension_damping_N_s_per_m;
+    scratch.k_p(s, s) -= p_.suspension_stiffness_N_per_m + (travel > p_.suspension_travel_m ? p_.bump_stiffness_N_per_m : 0.0);
+    const int w = tree_.speed_index(wheel_[ui]);
+    if (reduced) {
+      const Vector3 axle = g.omni_axle(i);
+      const Vector3 sphere_w(u[static_cast<std::size_t>(w)], u[static_cast<std::size_t>(w + 1)], u[static_cast<std::size_t>(w + 2)]);
+      const Drive d = drive(p_, sphere_w.dot(axle), omega_ref[i], integral[ui]);
+      Eigen::Matrix3d dtau = -p_.spin_kp_N_m_s * kUp * kUp.transpose();
+      if (!d.saturated) {
+        dtau -= gain * p_.drive_kp_N_m_s * axle * axle.transpose();
+        scratch.k_e.block(w, i, 3, 1) = gain * p_.drive_ki_N_m * axle;
+      }
+      scratch.k_u.block(w, w, 3, 3) += dtau;
+    } else {
+      const Drive d = drive(p_, u[static_cast<std::size_t>(w)], omega_ref[i], integral[ui]);
+      if (!d.saturated) {
+        scratch.k_u(w, w) -= gain * p_.drive_kp_N_m_s;
+        scratch.k_e(w, i) = gain * p_.drive_ki_N_m;
+      }
+    }
+  }
+  // Contacts: F = N(δ, δ̇)·e_z + F_t(v_slip, N) at the contact point, δ = ρ − z, δ̇ = −v_z.
+  const auto contact = [&](int body, double radius) {
+    const SphereContact c = sphere_contact(p_, ws, body, radius);
+    if (!c.active) return;
+    multibody::point_jacobian(tree_, ws, body, c.point, scratch.point_jacobian);
+    const double eps = p_.friction_v_eps_m_per_s;
+    const double speed = std::sqrt(c.slip.squaredNorm() + eps * eps);
+    Eigen::Matrix3d horizontal = Eigen::Matrix3d::Identity();
+    horizontal(2, 2) = 0.0;
+    // ∂F/∂v: friction against the slip, and the normal damping with the friction it carries.
+    const Vector3 per_normal = kUp + (c.normal > 0.0 ? Vector3(c.friction / c.normal) : Vector3::Zero());
+    Eigen::Matrix3d dv = -p_.friction_mu * c.normal / speed * (horizontal - c.slip * c.slip.transpose() / (speed * speed));
+    dv -= per_normal * c.dnormal_drate * kUp.transpose();
+    // ∂F/∂p: the normal spring (and its fading damping) with the friction it carries.
+    const Eigen::Matrix3d dp = -per_normal * c.dnormal_ddepth * kUp.transpose();
+    const auto& j = scratch.point_jacobian;
+    scratch.k_u.noalias() += j.transpose() * dv * j;
+    scratch.k_p.noalias() += j.transpose() * dp * j;
+  };
+  for (int i = 0; i < kWheels; ++i) {
+    if (reduced) {
+      contact(wheel_body(i), g.wheel_radius_m);
+    } else {
+      for (int r = 0; r < p_.rollers; ++r) contact(roller_body(i, r), p_.roller_radius_m);
+    }
+  }
+  // A = M⁻¹·[K_u K_p K_e].
+  scratch.solved.leftCols(nu) = scratch.k_u;
+  scratch.solved.middleCols(nu, nu) = scratch.k_p;
+  scratch.solved.rightCols(kWheels) = scratch.k_e;
+  scratch.mass_factor.solveInPlace(scratch.solved);
+
+  const int n = state_size();
+  for (int c = 0; c < n; ++c) {
+    for (int r = 0; r < n; ++r) jac(static_cast<std::size_t>(r), static_cast<std::size_t>(c)) = 0.0;
+    jac(static_cast<std::size_t>(c), static_cast<std::size_t>(c)) = cj;
+  }
+  const auto at = [&](int r, int c) -> double& { return jac(static_cast<std::size_t>(r), static_cast<std::size_t>(c)); };
+  for (int b = 0; b < tree_.body_count(); ++b) {
+    if (tree_.body(b).joint.position_count() == 0) continue;
+    const int pos = tree_.position_index(b), spd = tree_.speed_index(b);
+    at(pos, nq + spd) = -1.0;  // q̇ = u
+    for (int r = 0; r < nu; ++r) at(nq + r, pos) = -scratch.solved(r, nu + spd);
+  }
+  for (int r = 0; r < nu; ++r) {
+    for (int c = 0; c < nu; ++c) at(nq + r, nq + c) -= scratch.solved(r, c);
+    for (int i = 0; i < kWheels; ++i) at(nq + r, nq + nu + i) = -scratch.solved(r, 2 * nu + i);
+  }
+  // Ė_i = ω_ref − ω_i(u) (zero while wound: then no coupling).
+  for (int i = 0; i < kWheels; ++i) {
+    const auto ui = static_cast<std::size_t>(i);
+    const int w = tree_.speed_index(wheel_[ui]);
+    if (reduced) {
+      const Vector3 axle = g.omni_axle(i);
+      const Vector3 sphere_w(u[static_cast<std::size_t>(w)], u[static_cast<std::size_t>(w + 1)], u[static_cast<std::size_t>(w + 2)]);
+      if (drive(p_, sphere_w.dot(axle), omega_ref[i], integral[ui]).wound) continue;
+      for (int k = 0; k < 3; ++k) at(nq + nu + i, nq + w + k) = axle[k];
+    } else {
+      if (drive(p_, u[static_cast<std::size_t>(w)], omega_ref[i], integral[ui]).wound) continue;
+      at(nq + nu + i, nq + w) = 1.0;
+    }
+  }
 }
 
 }  // namespace cosim::dynamics::mecanum4

@@ -147,6 +147,21 @@ TEST(MultibodyTree, PointVelocityIsTheDerivativeOfThePointsPosition) {
   }
 }
 
+TEST(MultibodyTree, PointJacobianTimesSpeedsIsThePointsVelocity) {
+  std::mt19937_64 rng(15);
+  const Tree tree = random_tree(rng, 12);
+  Workspace ws(tree);
+  const auto q = as_vector(random_vector(rng, tree.position_count()));
+  const VectorX u = random_vector(rng, tree.speed_count());
+  forward_kinematics(tree, q, as_vector(u), ws);
+  Eigen::Matrix<double, 3, Eigen::Dynamic> j(3, tree.speed_count());
+  for (int i = 0; i < tree.body_count(); ++i) {
+    const Vector3 p = random_vector(rng, 3);
+    point_jacobian(tree, ws, i, p, j);
+    EXPECT_LE((j * u - point_velocity(ws, i, p)).norm(), 1e-12 * (1 + u.norm())) << i;
+  }
+}
+
 TEST(MultibodyTree, APendulumSwingsAsItsEquationSays) {
   // A point mass m at l below a revolute joint about y: θ̈ = −(g/l)·sin θ (θ turns the mass
   // towards −x... about +y: (0, 0, −l) goes to (−l sin θ, 0, −l cos θ)).

@@ -105,7 +105,7 @@ void inverse_dynamics(const Tree& tree, std::span<const double> q, std::span<con
                       std::span<const double> u_dot, const Vector3& gravity_m_per_s2,
                       std::span<const Vector6> f_ext_world, Workspace& ws);
 
-/// The joint-space mass matrix M(q): ws.mass (CRBA).
+/// The joint-space mass matrix M(q): ws.mass (CRBA). Updates the poses, not the velocities.
 void mass_matrix(const Tree& tree, std::span<const double> q, Workspace& ws);
 
 /// Accelerations u̇ under the joint forces τ, gravity and external forces: ws.u_dot (ABA).
@@ -118,6 +118,11 @@ double kinetic_energy(const Tree& tree, const Workspace& ws);
 
 /// The spatial force in world coordinates of a force F [N] acting at the world point P [m].
 Vector6 point_force(const Vector3& point_m, const Vector3& force_N);
+
+/// ∂v_P/∂u: the world velocity of body i's material point at the world point P per unit joint
+/// speed (3 × speed_count; zero for joints that are not i's ancestors), from the last poses.
+void point_jacobian(const Tree& tree, const Workspace& ws, int body, const Vector3& point_m,
+                    Eigen::Ref<Eigen::Matrix<double, 3, Eigen::Dynamic>> jacobian);
 
 /// World velocity of the material point of body i at world point P, from the last
 /// forward_kinematics.

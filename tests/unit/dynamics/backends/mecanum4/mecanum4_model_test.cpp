@@ -62,12 +62,13 @@ namespace cosim::dynamics {
 namespace {
 TEST(Mecanum4Scratch, RollersOneSecond) {
   auto b = make({"wheel_model=rollers"});
-  for (int k = 1; k <= 100; ++k) {
+  for (int k = 1; k <= 1000; ++k) {
     b->advance_to(k * 0.01);
-    if (k % 10 == 0) {
+    if (k % 50 == 0) {
       const auto o = b->outputs();
-      std::printf("t %.2f vx %.4f ref %.4f  steps %ld res %ld jac %ld  contacts %g %g\n", k * 0.01, o[out::kVx], o[out::kVxRef],
-                  b->solver_stats().steps, b->solver_stats().residual_evals, b->solver_stats().jacobian_evals,
+      const auto st = b->solver_stats();
+      std::printf("t %.2f vx %.4f ref %.4f  steps %ld res %ld jac %ld errf %ld convf %ld nli %ld contacts %g %g\n", k * 0.01, o[out::kVx], o[out::kVxRef],
+                  st.steps, st.residual_evals, st.jacobian_evals, st.error_test_fails, st.nonlinear_conv_fails, st.nonlinear_iters,
                   o[out::kWheelBlock + 5], o[out::kWheelBlock + 3]);
     }
   }

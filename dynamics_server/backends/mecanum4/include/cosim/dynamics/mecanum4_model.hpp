@@ -11,7 +11,10 @@
 #include <span>
 #include <vector>
 
+#include <Eigen/Cholesky>
 #include <Eigen/Core>
+
+#include "cosim/dae/dense_matrix_ref.hpp"
 
 #include "cosim/dynamics/mecanum4_kinematics.hpp"
 #include "cosim/multibody/tree.hpp"
@@ -87,6 +90,11 @@ struct Scratch {
   multibody::Workspace ws;
   std::vector<multibody::Vector6> f_ext;  ///< per body, world coordinates
   std::vector<double> tau;                ///< joint forces
+  bool want_energies = true;              ///< evaluate() also computes the stored energies
+  // newton_matrix(): force derivatives by speed (k_u), by position (k_p, columns by the
+  // position's joint speed index), by PI integral (k_e); a point Jacobian; M's factors.
+  Eigen::MatrixXd k_u, k_p, k_e, point_jacobian, solved;
+  Eigen::LDLT<Eigen::MatrixXd> mass_factor;
 };
 
 /// The platform. Immutable after construction; evaluate() needs its own Scratch per thread.
@@ -112,6 +120,13 @@ class Mecanum4Model {
   /// ẏ at (t, y), and what the outputs need.
   void evaluate(double t_s, std::span<const double> y, std::span<double> y_dot, Scratch& scratch,
                 Evaluation& out) const;
+
+  /// The Newton matrix c_j·I − ∂f/∂y of the ODE y' = f(t, y), approximately: M(q)⁻¹ times the
+  /// derivatives of the suspension, drive and contact forces (the stiff parts: contact springs
+  /// and dampers, friction against the light rollers, the PI), neglecting those of the
+  /// gyroscopic terms and of M itself. IDA's Newton converges with it; the step is still
+  /// decided by the exact residual.
+  void newton_matrix(double t_s, double cj, std::span<const double> y, Scratch& scratch, dae::DenseMatrixRef jac) const;
 
   /// Body indices: the chassis, carrier i, hub i (rollers model) or sphere i (reduced).
   int chassis_body() const { return chassis_; }
