@@ -83,6 +83,8 @@ std::span<const ParamSpec> mecanum4_param_specs() {
        "assumption (spec A.1)"},
       {"ik_heading", 0.0, 0.0, 1.0, "1", "heading in the inverse kinematics", "seed 002 §VI: open loop (spec A.6 Q7)",
        {"reference", "measured"}},
+      {"start_height_m", 0.0, 0.0, 0.05, "m", "the chassis starts this much above its static equilibrium (a drop)",
+       "chosen: 0 (spec A.2.5: static equilibrium; A.4 R7: a 5 mm drop settles within 0.2 s)"},
       {"solver_rtol", 1e-6, 1e-12, 1e-2, "1", "IDA relative tolerance", "spec A.2.5"},
       {"solver_max_step_s", 0.0, 0.0, 1.0, "s", "largest IDA step; 0: 1e-3 s (rollers), 5e-3 s (reduced)", "spec A.2.5"},
   };
@@ -115,6 +117,7 @@ std::unique_ptr<Backend> make_mecanum4_backend(const Params& params, double t0_s
   m.sphere_inertia_kg_m2 = params.get("sphere_inertia_kg_m2");
   m.drive_torque_limit_N_m = params.get("drive_torque_limit_N_m");
   m.reference_heading = params.get_choice("ik_heading") == 0;
+  m.start_height_m = params.get("start_height_m");
   c.rtol = params.get("solver_rtol");
   c.max_step_s = params.get("solver_max_step_s");
   return std::make_unique<Mecanum4Backend>(c, t0_s);

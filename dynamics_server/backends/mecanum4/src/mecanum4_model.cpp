@@ -173,7 +173,8 @@ Scratch::Scratch(const Mecanum4Model& model)
 
 std::vector<double> Mecanum4Model::initial_state() const {
   std::vector<double> y(static_cast<std::size_t>(state_size()), 0.0);
-  y[2] = p_.geometry.wheel_radius_m - p_.static_penetration_m();  // z of B's origin (hub height)
+  // z of B's origin (hub height), in equilibrium or dropped from above it.
+  y[2] = p_.geometry.wheel_radius_m - p_.static_penetration_m() + p_.start_height_m;
   return y;
 }
 

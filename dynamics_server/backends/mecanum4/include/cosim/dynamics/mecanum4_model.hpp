@@ -56,6 +56,7 @@ struct ModelParams {
   double spin_kp_N_m_s = 0.05;             ///< reduced model: P control of the sphere's vertical spin
   double drive_torque_limit_N_m = 5.0;     ///< rollers model; ×√2 in the reduced one
   bool reference_heading = true;           ///< inverse kinematics on θ_ref (else the measured θ)
+  double start_height_m = 0.0;             ///< the chassis starts this much above equilibrium (R7)
   Manoeuvre manoeuvre;
 
   double total_mass_kg() const;
@@ -113,8 +114,8 @@ class Mecanum4Model {
   int integral_index() const { return position_count() + speed_count(); }
   int energy_index() const { return integral_index() + 4; }
 
-  /// Static equilibrium at rest (spec A.2.5): X = Y = θ = 0, z = R − δ0, s = 0, roller 0 at
-  /// the bottom, all speeds and integrals 0.
+  /// Static equilibrium at rest (spec A.2.5): X = Y = θ = 0, z = R − δ0 (+ start_height_m),
+  /// s = 0, roller 0 at the bottom, all speeds and integrals 0.
   std::vector<double> initial_state() const;
 
   /// ẏ at (t, y), and what the outputs need.
