@@ -6,6 +6,7 @@
 #   scripts/bench.sh loop       headless 50 s rose at 50 fps, lockstep and free, wall time
 #   scripts/bench.sh robotino   robotino backend alone, 50 s at output 0.02 s, tolerances 1e-6
 #   scripts/bench.sh omniwheel  omniwheel backend, seed 004's 10 s run at psi = 30 deg, explicit vs implicit tracking
+#   scripts/bench.sh mecanum4   mecanum4 backend, seed 002's 10 s manoeuvre, roller-level vs reduced wheels
 #   scripts/bench.sh render     VTK offscreen fps at 1280x720 and the coupled 50 s run at 30 fps with video
 #   scripts/bench.sh memory     peak RSS of each process, short run vs 10x longer run (flat = no growth)
 set -euo pipefail
@@ -70,6 +71,14 @@ if [[ $what == all || $what == omniwheel ]]; then
   "$bin/cosim_bench_omniwheel" --benchmark_min_time=2 2>/dev/null | grep BM_ | tee "$work/omniwheel.txt"
   awk '/Explicit/ {e = $2} /Implicit/ {i = $2} END {printf "implicit / explicit: %.2fx (seed 004: ~1.5x); explicit runs %.0fx faster than real time\n", i / e, 10000 / e}' \
     "$work/omniwheel.txt"
+fi
+
+if [[ $what == all || $what == mecanum4 ]]; then
+  echo "== mecanum4 backend, seed 002's 10 s manoeuvre, output 10 ms, rtol 1e-6 (cosim_bench_mecanum4)"
+  "$bin/cosim_bench_mecanum4" 2>/dev/null | grep BM_ | tee "$work/mecanum4.txt"
+  # Google Benchmark prints the rollers run in s and the reduced one in ms.
+  awk '/Rollers/ {f = $2} /Reduced/ {r = $2 / 1000} END {printf "rollers / reduced: %.0fx (seed 002: 10.5x); against Simscape: rollers %.0fx, reduced %.0fx faster\n", f / r, 3465 / f, 330 / r}' \
+    "$work/mecanum4.txt"
 fi
 
 if [[ $what == all || $what == render ]]; then

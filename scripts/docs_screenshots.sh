@@ -3,7 +3,10 @@
 # at t = 0, 15 and 30 s, and the overview with the probe trail at 30 s, plus the report
 # plots of the same run; the omni wheel of seed 004 on its bench (omniwheel backend) at 2 and
 # 4.5 s, with the report plots of its contact and of the two trackers' difference.
-#   scripts/docs_screenshots.sh [robotino|omniwheel|all] [BUILD_DIR]
+# The Mecanum platforms: seed 003's three-wheel robot on its figure-eight (mecanum3vw) and seed
+# 002's four-wheel platform on its manoeuvre (mecanum4, reduced and roller-level wheels), with the
+# speed plot of the manoeuvre.
+#   scripts/docs_screenshots.sh [robotino|omniwheel|mecanum|all] [BUILD_DIR]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 what=${1:-all}
@@ -64,4 +67,26 @@ if [[ $what == all || $what == omniwheel ]]; then
     cp "$work/omni-explicit/plots/$plot.png" "$docs/report/omniwheel_$plot.png"
   done
 fi
+if [[ $what == all || $what == mecanum ]]; then
+  shot() {  # shot NAME BACKEND DURATION FPS EVERY PARAM...: a run with the viewer, screenshots every EVERY frames
+    local name=$1 backend=$2 duration=$3 fps=$4 every=$5
+    shift 5
+    local params=()
+    for p in "$@"; do params+=(--param "$p"); done
+    "$bin/cosim-dynamics" --backend "$backend" --duration "$duration" --fps "$fps" --channel "fifo:$work/fifo-$name" \
+      --out "$work/$name" --progress never -q "${params[@]}" &
+    "$bin/cosim-visual" --channel "fifo:$work/fifo-$name" --out "$work/$name" --offscreen --size 1280x720 \
+      --camera follow --screenshot-every "$every" -q
+    wait
+  }
+  shot mecanum3 mecanum3vw 8 20 40 path=eight
+  cp "$work/mecanum3/screenshots/frame_000080.png" "$docs/screenshots/mecanum3vw_eight_t04s.png"
+  shot mecanum4-reduced mecanum4 10 20 20 wheel_model=reduced
+  cp "$work/mecanum4-reduced/screenshots/frame_000080.png" "$docs/screenshots/mecanum4_reduced_t04s.png"
+  shot mecanum4-rollers mecanum4 2 50 25 wheel_model=rollers
+  cp "$work/mecanum4-rollers/screenshots/frame_000050.png" "$docs/screenshots/mecanum4_rollers_t01s.png"
+  "$bin/cosim-report" "$work/mecanum4-reduced" >/dev/null
+  cp "$work/mecanum4-reduced/plots/speeds.png" "$docs/report/mecanum4_speeds.png"
+fi
+
 echo "docs/screenshots and docs/report regenerated"

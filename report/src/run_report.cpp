@@ -1,6 +1,7 @@
 #include "cosim/report/run_report.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -52,6 +53,54 @@ struct DifferenceColumn {
 constexpr DifferenceColumn kDifferenceColumns[] = {{"roller1_z_m", "position [m]"},
                                                    {"roller1_vz_m_per_s", "velocity [m/s]"},
                                                    {"roller1_az_m_per_s2", "acceleration [m/s²]"}};
+
+/// World-frame speeds and their references (seed 002's outputs): {actual, reference}.
+constexpr const char* kSpeedColumns[3][2] = {{"vx_m_per_s", "vx_ref_m_per_s"},
+                                             {"vy_m_per_s", "vy_ref_m_per_s"},
+                                             {"omega_rad_per_s", "omega_ref_rad_per_s"}};
+
+bool has_speed_references(const util::CsvTable& t) {
+  return std::all_of(std::begin(kSpeedColumns), std::end(kSpeedColumns),
+                     [&](const auto& c) { return t.has(c[0]) && t.has(c[1]); });
+}
+
+/// Errors per phase: each stretch where the reference moves, with the stop after it, named by
+/// the axes that move (X, Y, XY, turn); rows before the first move (settling) are left out.
+std::vector<SpeedPhase> speed_phases(const util::CsvTable& t) {
+  std::vector<SpeedPhase> phases;
+  if (!has_speed_references(t)) return phases;
+  const auto time = t.column("t_s");
+  std::array<std::span<const double>, 3> actual, reference;
+  for (std::size_t a = 0; a < 3; ++a) {
+    actual[a] = t.column(kSpeedColumns[a][0]);
+    reference[a] = t.column(kSpeedColumns[a][1]);
+  }
+  const auto moving_axes = [&](std::size_t r) {
+    std::string axes;
+    if (reference[0][r] != 0.0) axes += "X";
+    if (reference[1][r] != 0.0) axes += "Y";
+    if (reference[2][r] != 0.0) axes += axes.empty() ? "turn" : "+turn";
+    return axes;
+  };
+  for (std::size_t r = 0; r < time.size(); ++r) {
+    const std::string axes = moving_axes(r);
+    const bool starts = !axes.empty() && (r == 0 || moving_axes(r - 1).empty());
+    if (starts) phases.push_back({axes, time[r], time[r], {}, {}, 0});
+    if (phases.empty()) continue;
+    SpeedPhase& ph = phases.back();
+    ph.to_s = time[r];
+    for (std::size_t a = 0; a < 3; ++a) {
+      const double e = std::abs(actual[a][r] - reference[a][r]);
+      ph.max_abs[a] = std::max(ph.max_abs[a], e);
+      ph.rms[a] += e * e;
+    }
+    ++ph.rows;
+  }
+  for (auto& ph : phases) {
+    for (auto& v : ph.rms) v = std::sqrt(v / std::max<std::size_t>(1, ph.rows));
+  }
+  return phases;
+}
 
 struct Loaded {
   util::CsvTable dynamics, probes;
@@ -203,6 +252,7 @@ RunFacts read_run(const fs::path& run_dir) {
       f.max_dev_phi_rad = std::max(f.max_dev_phi_rad, std::abs(phis[r] - phir[r]));
     }
   }
+  f.speed_phases = speed_phases(l.dynamics);
   return f;
 }
 
@@ -355,6 +405,19 @@ std::vector<fs::path> write_report(const fs::path& run_dir, const RunFacts& f, i
                                " with lines lc rgb '#d62728' notitle\nunset multiplot\n");
   }
 
+  // 7. Speeds against their references (seed 002 Fig. 12); the errors per phase are in report.md.
+  if (!f.speed_phases.empty() || has_speed_references(d)) {
+    const std::string t = col(d, "t_s");
+    std::string body = "set multiplot layout 3,1 title 'Speeds and their references (world frame)'\nset key bottom right\n";
+    const char* labels[3] = {"dX/dt [m/s]", "dY/dt [m/s]", "dφ/dt [rad/s]"};
+    for (int a = 0; a < 3; ++a) {
+      body += std::string("set ylabel '") + labels[a] + "'\n" + (a == 2 ? "set xlabel 't [s]'\n" : "") + "plot " + dyn +
+              " using " + t + ":" + col(d, kSpeedColumns[a][1]) + " with lines dt 2 lw 2 lc rgb 'gray40' title 'reference', " +
+              dyn + " using " + t + ":" + col(d, kSpeedColumns[a][0]) + " with lines lc rgb '#1f77b4' title 'actual'\n";
+    }
+    emit("speeds", body + "unset multiplot\n");
+  }
+
   // 6. Difference between two runs of one scenario (seed 004 Figs. 8-10), row by row.
   struct Difference {
     const char* column;
@@ -434,6 +497,17 @@ std::vector<fs::path> write_report(const fs::path& run_dir, const RunFacts& f, i
     md << "Deviation from the reference for t ≥ " << fmt("%g", kTransient_s) << " s: max |X − X_ref| = "
        << fmt("%.3g", f.max_dev_x_m) << " m, max |Y − Y_ref| = " << fmt("%.3g", f.max_dev_y_m)
        << " m, max |φ − φ_ref| = " << fmt("%.3g", f.max_dev_phi_rad) << " rad.\n\n";
+  }
+  if (!f.speed_phases.empty()) {
+    md << "Speed errors per phase (each move with the stop after it; max and RMS of |actual − reference|):\n\n"
+       << "| phase | from [s] | to [s] | max \\|ΔẊ\\| [m/s] | RMS | max \\|ΔẎ\\| [m/s] | RMS | max \\|Δφ̇\\| [rad/s] | RMS |\n"
+       << "|---|---|---|---|---|---|---|---|---|\n";
+    for (const auto& ph : f.speed_phases) {
+      md << "| " << ph.name << " | " << fmt("%.3f", ph.from_s) << " | " << fmt("%.3f", ph.to_s);
+      for (std::size_t a = 0; a < 3; ++a) md << " | " << fmt("%.3g", ph.max_abs[a]) << " | " << fmt("%.3g", ph.rms[a]);
+      md << " |\n";
+    }
+    md << "\n";
   }
   if (compare_difference) {
     md << "Compared with run `" << folder_label(compare_run) << "` (backend `" << of.backend

@@ -4,6 +4,7 @@
 
 #include "cosim/dynamics/kinematic_backend.hpp"
 #include "cosim/dynamics/mecanum3vw_backend.hpp"
+#include "cosim/dynamics/mecanum4_backend.hpp"
 #include "cosim/dynamics/omniwheel_backend.hpp"
 #include "cosim/dynamics/robotino_backend.hpp"
 #include "cosim/util/errors.hpp"
@@ -23,6 +24,11 @@ constexpr BackendEntry kRegistry[] = {
      "virtual-work inverse dynamics, errors of the paper corrected (seed 003)",
      "mecanum3", {.dynamics = true, .energy_balance = true},
      &mecanum3vw_param_specs, &make_mecanum3vw_backend},
+    {"mecanum4",
+     "Four Mecanum wheels with suspension on seed 002's 10 s manoeuvre, roller-level (16 contact spheres "
+     "per wheel) or reduced (a sphere on a ball joint) wheels on a 3D multibody tree (seed 002)",
+     "mecanum4", {.dynamics = true, .energy_balance = true},
+     &mecanum4_param_specs, &make_mecanum4_backend},
     {"omniwheel",
      "One omni wheel with rollers inclined by psi on a test bench, unilateral contact with friction, "
      "explicit or implicit contact tracking (seed 004)",

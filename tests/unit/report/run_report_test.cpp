@@ -157,6 +157,40 @@ TEST_F(RunReportTest, ComparesTheDeviationWithASecondRun) {
       << md;
 }
 
+TEST_F(RunReportTest, SpeedErrorsPerPhaseOfAManoeuvre) {
+  // A settle, an X move with its stop, a turn: errors of 0.01 m/s in X while moving and 0.02 in
+  // the stop after it, 0.05 rad/s in the turn.
+  const std::vector<std::string> joints{"M/x_m"};
+  const std::vector<std::string> outputs{"vx_m_per_s", "vx_ref_m_per_s", "vy_m_per_s", "vy_ref_m_per_s",
+                                         "omega_rad_per_s", "omega_ref_rad_per_s"};
+  {
+    dynamics::RunRecord record(folder_, joints, {}, outputs);
+    //                     t    vx_ref  vx error   omega_ref  omega error
+    const double rows[][5] = {{0.0, 0, 0, 0, 0},   {0.1, 1, 0.01, 0, 0}, {0.2, 1, -0.01, 0, 0}, {0.3, 0, 0.02, 0, 0},
+                              {0.4, 0, 0, 1, 0.05}, {0.5, 1e-9, 0, 1, -0.05}, {0.6, 0, 0, 0, 0}};
+    for (const auto& r : rows) {
+      const double q[] = {0.0};
+      const double o[] = {r[1] + r[2], r[1], 0.0, 0.0, r[3] + r[4], r[3]};
+      record.write_state(r[0], q, {}, o);
+    }
+    record.flush();
+  }
+  util::JsonWriter json;
+  json.field("run_id", "phases").field("status", "ok").field("backend", "mecanum4");
+  json.field("joint_names", std::span<const std::string>(std::vector<std::string>{"M/x"}));
+  json.write_file(folder_.run_json());
+  const RunFacts f = read_run(folder_.dir);
+  ASSERT_EQ(f.speed_phases.size(), 2u);
+  EXPECT_EQ(f.speed_phases[0].name, "X");
+  EXPECT_EQ(f.speed_phases[0].from_s, 0.1);
+  EXPECT_EQ(f.speed_phases[0].to_s, 0.3);  // the stop after the move belongs to it
+  EXPECT_NEAR(f.speed_phases[0].max_abs[0], 0.02, 1e-15);
+  EXPECT_NEAR(f.speed_phases[0].rms[0], std::sqrt((1e-4 + 1e-4 + 4e-4) / 3), 1e-15);
+  EXPECT_EQ(f.speed_phases[1].name, "turn");  // named where it starts: a stray X reference at 0.5 s does not split it
+  EXPECT_NEAR(f.speed_phases[1].max_abs[2], 0.05, 1e-15);
+  EXPECT_EQ(f.speed_phases[1].rows, 3u);
+}
+
 TEST_F(RunReportTest, ACompareRunWithNothingToCompareIsRefused) {
   write_run();
   const fs::path other = root_ / "short";

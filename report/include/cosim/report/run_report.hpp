@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -7,6 +8,15 @@
 #include "cosim/util/stats.hpp"
 
 namespace cosim::report {
+
+/// Speed errors over one phase of a manoeuvre: a stretch where the reference moves, with the
+/// stop after it (seed 002 Fig. 12).
+struct SpeedPhase {
+  std::string name;              ///< the axes that move: "X", "Y", "XY", "turn", …
+  double from_s = 0, to_s = 0;   ///< first and last row
+  std::array<double, 3> max_abs{}, rms{};  ///< |actual − reference| of Ẋ, Ẏ [m/s], φ̇ [rad/s]
+  std::size_t rows = 0;
+};
 
 /// What a report says about a run, computed from its files (run.json, dynamics.csv,
 /// probes.csv), not copied from the dynamics' own summary: the report is a second opinion.
@@ -24,6 +34,8 @@ struct RunFacts {
   /// What the reader of the report must know about the files themselves: a run that never
   /// ended (run.json still "running": the dynamics was killed), a torn last row left out.
   std::vector<std::string> notes;
+  /// Per-phase speed errors, for runs with vx, vy, omega and their references (mecanum4).
+  std::vector<SpeedPhase> speed_phases;
 };
 
 /// Reads a run folder. Throws std::runtime_error naming the file on missing or bad input.

@@ -80,9 +80,13 @@ TEST(OmniWheelGeometry, RollersArePointedSpindlesOfThePapersLength) {
 // Lagrange's equations for ψ = 0 from T(q, u) alone: T is the sum of the bodies' kinetic
 // energies written out here (hub: ½m|v_O|² + ½ω·Iω; roller j: ½m|v_Bj|² + ½ω_j·I_jω_j), M and
 // ∂T/∂q by central differences; friction through its virtual power at the contact point.
+// Vectors and matrices of at most 4 + 4 coordinates, on the stack.
+using Vec = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 8, 1>;
+using Mat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 8, 8>;
+
 struct Lagrange {
   omniwheel::ModelParams p;
-  double kinetic(const Eigen::VectorXd& q, const Eigen::VectorXd& u) const {
+  double kinetic(const Vec& q, const Vec& u) const {
     const int n = p.geometry.rollers;
     const double chi = q[2], phi = q[3];
     const Eigen::Vector3d ef(std::cos(chi), std::sin(chi), 0), a(-std::sin(chi), std::cos(chi), 0), ez(0, 0, 1);
@@ -106,30 +110,39 @@ struct Lagrange {
     return t;
   }
   // T is quadratic in u: M by polarisation, exact to rounding.
-  Eigen::MatrixXd mass(const Eigen::VectorXd& q) const {
+  Mat mass(const Vec& q) const {
     const auto dof = q.size();
-    Eigen::MatrixXd m(dof, dof);
-    const auto e = [&](Eigen::Index i) { return Eigen::VectorXd(Eigen::VectorXd::Unit(dof, i)); };
+    Mat m(dof, dof);
+    const auto e = [&](Eigen::Index i) { return Vec(Vec::Unit(dof, i)); };
     for (Eigen::Index i = 0; i < dof; ++i) {
       m(i, i) = 2 * kinetic(q, e(i));
       for (Eigen::Index j = 0; j < i; ++j) m(i, j) = m(j, i) = kinetic(q, e(i) + e(j)) - kinetic(q, e(i)) - kinetic(q, e(j));
     }
     return m;
   }
+  // ∂T/∂u = M·u, exactly from T(u + e_i) − T(u − e_i) = 2·(M u)_i (T is quadratic in u).
+  Vec momentum(const Vec& q, const Vec& u) const {
+    Vec out(q.size());
+    for (Eigen::Index i = 0; i < q.size(); ++i) {
+      const Vec e = Vec::Unit(q.size(), i);
+      out[i] = 0.5 * (kinetic(q, u + e) - kinetic(q, u - e));
+    }
+    return out;
+  }
   // u̇ from d/dt(∂T/∂u) − ∂T/∂q = Q: M·u̇ = Q + ∂T/∂q − (dM/dt)·u, the q-derivatives by central
   // differences of T and M (h = 1e-6: truncation ~1e-12, rounding ~1e-10 of the terms).
-  Eigen::VectorXd accel(const Eigen::VectorXd& q, const Eigen::VectorXd& u) const {
+  Vec accel(const Vec& q, const Vec& u) const {
     const auto dof = q.size();
     const double h = 1e-6;
-    Eigen::VectorXd dtdq(dof);
+    Vec dtdq(dof);
     for (Eigen::Index i = 0; i < dof; ++i) {
-      Eigen::VectorXd qp = q, qm = q;
+      Vec qp = q, qm = q;
       qp[i] += h;
       qm[i] -= h;
       dtdq[i] = (kinetic(qp, u) - kinetic(qm, u)) / (2 * h);
     }
-    const Eigen::VectorXd mdot_u = (mass(q + h * u) * u - mass(q - h * u) * u) / (2 * h);
-    const Eigen::MatrixXd m = mass(q);
+    const Vec mdot_u = (momentum(q + h * u, u) - momentum(q - h * u, u)) / (2 * h);
+    const Mat m = mass(q);
     // Friction at P = O − R·e_z (ψ = 0): its velocity v_O + ω_w × (P − O) + β̇_k·i2_k × (P − O_Bk).
     const int n = p.geometry.rollers;
     const double chi = q[2], phi = q[3];
@@ -142,7 +155,7 @@ struct Lagrange {
     const Eigen::Vector3d lever = -big_r * ez;
     const Eigen::Vector3d ob = -r1 * (std::cos(qc) * ez + std::sin(qc) * ef);
     const Eigen::Vector3d axis = std::cos(qc) * ef - std::sin(qc) * ez;
-    Eigen::MatrixXd vp = Eigen::MatrixXd::Zero(3, dof);
+    Mat vp = Mat::Zero(3, dof);
     vp.col(0) = Eigen::Vector3d::UnitX();
     vp.col(1) = Eigen::Vector3d::UnitY();
     vp.col(2) = ez.cross(lever);
@@ -157,20 +170,20 @@ struct Lagrange {
 };
 
 TEST(OmniWheelBackend, KaneAndLagrangeGiveTheSameTrajectoryAtPsiZero) {
-  // Lagrange by RK4 at 1e-5 s over 0.3 s (2 roller switches) against the backend (Kane, IDA at
+  // Lagrange by RK4 at 1e-5 s over 0.21 s (2 roller switches) against the backend (Kane, IDA at
   // rtol 1e-10). Bound: the RK4 error (h⁴ terms, ~1e-10) plus the finite-difference M and ∂T/∂q
   // (relative ~1e-9 of accelerations of ~10 m/s²) integrated: 1e-8 m and rad.
   auto b = make({"roller_inclination_rad=0", "solver_rtol=1e-11", "solver_atol_position=1e-13", "solver_atol_speed=1e-11"});
   Lagrange l{b->model().params()};
   const int dof = 8;
-  Eigen::VectorXd q = Eigen::VectorXd::Zero(dof), u = Eigen::VectorXd::Zero(dof);
+  Vec q = Vec::Zero(dof), u = Vec::Zero(dof);
   u << 1.0, 0.3, 0.5, 0.0, 0, 0, 0, 0;
   const double h = 1e-5;
-  for (int step = 1; step <= 30000; ++step) {
-    const Eigen::VectorXd k1q = u, k1u = l.accel(q, u);
-    const Eigen::VectorXd k2q = u + 0.5 * h * k1u, k2u = l.accel(q + 0.5 * h * k1q, k2q);
-    const Eigen::VectorXd k3q = u + 0.5 * h * k2u, k3u = l.accel(q + 0.5 * h * k2q, k3q);
-    const Eigen::VectorXd k4q = u + h * k3u, k4u = l.accel(q + h * k3q, k4q);
+  for (int step = 1; step <= 21000; ++step) {
+    const Vec k1q = u, k1u = l.accel(q, u);
+    const Vec k2q = u + 0.5 * h * k1u, k2u = l.accel(q + 0.5 * h * k1q, k2q);
+    const Vec k3q = u + 0.5 * h * k2u, k3u = l.accel(q + 0.5 * h * k2q, k3q);
+    const Vec k4q = u + h * k3u, k4u = l.accel(q + h * k3q, k4q);
     q += h / 6 * (k1q + 2 * k2q + 2 * k3q + k4q);
     u += h / 6 * (k1u + 2 * k2u + 2 * k3u + k4u);
     if (step % 1000 == 0) {
