@@ -1,6 +1,7 @@
 // The recursive algorithms against each other and against independent formulations: ABA equals
 // M⁻¹(τ − h) from CRBA and RNEA on random trees, RNEA inverts ABA, ½uᵀMu is the bodies' kinetic
-// energy, point velocities are the derivatives of point positions, a pendulum obeys
+// energy, point velocities are the derivatives of point positions, a free body keeps its energy
+// and momentum, a pendulum obeys
 // θ̈ = −(g/l)·sin θ, and the omni wheel of seed 004 built as a tree gives the accelerations of
 // the omniwheel backend's Kane equations (friction off).
 #include "cosim/multibody/tree.hpp"
@@ -160,6 +161,61 @@ TEST(MultibodyTree, PointJacobianTimesSpeedsIsThePointsVelocity) {
     point_jacobian(tree, ws, i, p, j);
     EXPECT_LE((j * u - point_velocity(ws, i, p)).norm(), 1e-12 * (1 + u.norm())) << i;
   }
+}
+
+TEST(MultibodyTree, AFreeBodyKeepsItsEnergyAndMomentum) {
+  // A body with its COM off the frame origin on six joints (x, y, z, then z-y-x angles), no
+  // gravity, no forces: RK4 at 1 ms over 1 s keeps ½uᵀMu and the spatial momentum about the
+  // world origin (Σ of each body's X*·I·v) to the method's error (measured: 3e-16 J of 0.78 J,
+  // 2e-15 of 2.5; the bar 1e-10 relative leaves room for other libms).
+  Tree tree;
+  int parent = -1;
+  const Vector3 axes[] = {Vector3::UnitX(), Vector3::UnitY(), Vector3::UnitZ(),
+                          Vector3::UnitZ(), Vector3::UnitY(), Vector3::UnitX()};
+  for (int j = 0; j < 6; ++j) {
+    Body b;
+    b.name = "joint";
+    b.parent = parent;
+    b.joint = j < 3 ? prismatic(axes[j]) : revolute(axes[j]);
+    if (j == 5) {
+      b.inertia.mass_kg = 3.0;
+      b.inertia.com_m = Vector3(0.1, -0.05, 0.2);
+      b.inertia.inertia_com_kg_m2 = Eigen::Vector3d(0.05, 0.08, 0.11).asDiagonal();
+    }
+    parent = tree.add_body(b);
+  }
+  Workspace ws(tree);
+  const auto momentum = [&](const VectorX& q, const VectorX& u) {
+    forward_kinematics(tree, as_vector(q), as_vector(u), ws);
+    Vector6 h = Vector6::Zero();
+    for (int b = 0; b < tree.body_count(); ++b) {
+      const auto ub = static_cast<std::size_t>(b);
+      h += ws.world_to_body[ub].inverse_force(tree.body(b).inertia.matrix() * ws.velocity[ub]);
+    }
+    return std::pair{h, kinetic_energy(tree, ws)};
+  };
+  const auto accel = [&](const VectorX& q, const VectorX& u) {
+    const std::vector<double> tau(6, 0.0);
+    forward_dynamics(tree, as_vector(q), as_vector(u), tau, Vector3::Zero(), {}, ws);
+    return VectorX(ws.u_dot);
+  };
+  VectorX q(6), u(6);
+  q << 0.1, -0.2, 0.3, 0.2, -0.1, 0.3;
+  u << 0.5, 0.2, -0.3, 0.4, 0.3, -0.5;
+  const auto [h0, e0] = momentum(q, u);
+  const double h = 1e-3;
+  for (int step = 0; step < 1000; ++step) {
+    const VectorX k1q = u, k1u = accel(q, u);
+    const VectorX k2q = u + 0.5 * h * k1u, k2u = accel(q + 0.5 * h * k1q, k2q);
+    const VectorX k3q = u + 0.5 * h * k2u, k3u = accel(q + 0.5 * h * k2q, k3q);
+    const VectorX k4q = u + h * k3u, k4u = accel(q + h * k3q, k4q);
+    q += h / 6 * (k1q + 2 * k2q + 2 * k3q + k4q);
+    u += h / 6 * (k1u + 2 * k2u + 2 * k3u + k4u);
+  }
+  const auto [h1, e1] = momentum(q, u);
+  EXPECT_NEAR(e1, e0, 1e-10 * e0);
+  EXPECT_LE((h1 - h0).norm(), 1e-10 * h0.norm());
+  EXPECT_GT((q.tail<3>() - Eigen::Vector3d(0.2, -0.1, 0.3)).norm(), 0.3) << "it did turn";
 }
 
 TEST(MultibodyTree, APendulumSwingsAsItsEquationSays) {
