@@ -406,7 +406,7 @@ std::vector<fs::path> write_report(const fs::path& run_dir, const RunFacts& f, i
   }
 
   // 7. Speeds against their references (seed 002 Fig. 12); the errors per phase are in report.md.
-  if (!f.speed_phases.empty() || has_speed_references(d)) {
+  if (has_speed_references(d)) {
     const std::string t = col(d, "t_s");
     std::string body = "set multiplot layout 3,1 title 'Speeds and their references (world frame)'\nset key bottom right\n";
     const char* labels[3] = {"dX/dt [m/s]", "dY/dt [m/s]", "dφ/dt [rad/s]"};

@@ -209,10 +209,18 @@ void forward_dynamics(const Tree& tree, std::span<const double> q, std::span<con
                       std::span<const double> tau, const Vector3& gravity_m_per_s2,
                       std::span<const Vector6> f_ext_world, Workspace& ws) {
   check_sizes(tree, q, u, f_ext_world);
-  if (tau.size() != static_cast<std::size_t>(tree.speed_count())) {
-    throw std::invalid_argument("multibody: tau does not match the tree's speeds");
-  }
   kinematics(tree, q, u, ws);
+  forward_dynamics_after_kinematics(tree, u, tau, gravity_m_per_s2, f_ext_world, ws);
+}
+
+void forward_dynamics_after_kinematics(const Tree& tree, std::span<const double> u, std::span<const double> tau,
+                                       const Vector3& gravity_m_per_s2, std::span<const Vector6> f_ext_world,
+                                       Workspace& ws) {
+  if (tau.size() != static_cast<std::size_t>(tree.speed_count()) ||
+      u.size() != static_cast<std::size_t>(tree.speed_count()) ||
+      (!f_ext_world.empty() && f_ext_world.size() != static_cast<std::size_t>(tree.body_count()))) {
+    throw std::invalid_argument("multibody: u, tau or the external forces do not match the tree's sizes");
+  }
   // Pass 1: velocity-product accelerations c_i (in `acceleration`), bias forces p_i, I^A = I.
   for (int i = 0; i < tree.body_count(); ++i) {
     const auto ui = static_cast<std::size_t>(i);

@@ -275,7 +275,9 @@ void Mecanum4Model::evaluate(double t_s, std::span<const double> y, std::span<do
   out.potential_J = gravity_energy + spring_energy;
   }
 
-  multibody::forward_dynamics(tree_, q, u, scratch.tau, Vector3(0.0, 0.0, -p_.gravity_m_per_s2), scratch.f_ext, ws);
+  // The poses and velocities of the forward_kinematics above are still in ws.
+  multibody::forward_dynamics_after_kinematics(tree_, u, scratch.tau, Vector3(0.0, 0.0, -p_.gravity_m_per_s2),
+                                               scratch.f_ext, ws);
 
   for (int b = 0; b < tree_.body_count(); ++b) {  // q̇ = u for every joint with a position
     if (tree_.body(b).joint.position_count() == 1) {
@@ -314,6 +316,7 @@ void Mecanum4Model::newton_matrix(double t_s, double cj, std::span<const double>
   const Vector4 omega_ref = (reduced ? omni_jacobian(g) : inverse_jacobian(g)) * (world_to_body(heading) * reference.velocity);
   const double gain = reduced ? p_.reduced_gain_scale : 1.0;
   const auto integral = y.subspan(static_cast<std::size_t>(nq + nu), kWheels);
+  std::array<bool, kWheels> wound{};
   for (int i = 0; i < kWheels; ++i) {
     const auto ui = static_cast<std::size_t>(i);
     const int s = tree_.speed_index(carrier_[ui]);
@@ -325,6 +328,7 @@ void Mecanum4Model::newton_matrix(double t_s, double cj, std::span<const double>
       const Vector3 axle = g.omni_axle(i);
       const Vector3 sphere_w(u[static_cast<std::size_t>(w)], u[static_cast<std::size_t>(w + 1)], u[static_cast<std::size_t>(w + 2)]);
       const Drive d = drive(p_, sphere_w.dot(axle), omega_ref[i], integral[ui]);
+      wound[ui] = d.wound;
       Eigen::Matrix3d dtau = -p_.spin_kp_N_m_s * kUp * kUp.transpose();
       if (!d.saturated) {
         dtau -= gain * p_.drive_kp_N_m_s * axle * axle.transpose();
@@ -333,6 +337,7 @@ void Mecanum4Model::newton_matrix(double t_s, double cj, std::span<const double>
       scratch.k_u.block(w, w, 3, 3) += dtau;
     } else {
       const Drive d = drive(p_, u[static_cast<std::size_t>(w)], omega_ref[i], integral[ui]);
+      wound[ui] = d.wound;
       if (!d.saturated) {
         scratch.k_u(w, w) -= gain * p_.drive_kp_N_m_s;
         scratch.k_e(w, i) = gain * p_.drive_ki_N_m;
@@ -390,14 +395,12 @@ void Mecanum4Model::newton_matrix(double t_s, double cj, std::span<const double>
   // Ė_i = ω_ref − ω_i(u) (zero while wound: then no coupling).
   for (int i = 0; i < kWheels; ++i) {
     const auto ui = static_cast<std::size_t>(i);
+    if (wound[ui]) continue;
     const int w = tree_.speed_index(wheel_[ui]);
     if (reduced) {
       const Vector3 axle = g.omni_axle(i);
-      const Vector3 sphere_w(u[static_cast<std::size_t>(w)], u[static_cast<std::size_t>(w + 1)], u[static_cast<std::size_t>(w + 2)]);
-      if (drive(p_, sphere_w.dot(axle), omega_ref[i], integral[ui]).wound) continue;
       for (int k = 0; k < 3; ++k) at(nq + nu + i, nq + w + k) = axle[k];
     } else {
-      if (drive(p_, u[static_cast<std::size_t>(w)], omega_ref[i], integral[ui]).wound) continue;
       at(nq + nu + i, nq + w) = 1.0;
     }
   }

@@ -113,6 +113,12 @@ void forward_dynamics(const Tree& tree, std::span<const double> q, std::span<con
                       std::span<const double> tau, const Vector3& gravity_m_per_s2,
                       std::span<const Vector6> f_ext_world, Workspace& ws);
 
+/// forward_dynamics for a workspace that already holds forward_kinematics(q, u) (a caller that
+/// needed the poses and velocities first, e.g. for contact forces, does not compute them twice).
+void forward_dynamics_after_kinematics(const Tree& tree, std::span<const double> u, std::span<const double> tau,
+                                       const Vector3& gravity_m_per_s2, std::span<const Vector6> f_ext_world,
+                                       Workspace& ws);
+
 /// Kinetic energy Σ ½ vᵢᵀ Iᵢ vᵢ from the body velocities of the last forward_kinematics.
 double kinetic_energy(const Tree& tree, const Workspace& ws);
 
