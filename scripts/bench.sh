@@ -3,6 +3,8 @@
 #   scripts/bench.sh            all benchmarks
 #   scripts/bench.sh codec      encode + decode of one Frame (Google Benchmark)
 #   scripts/bench.sh roundtrip  FIFO round trip Frame -> ProbeReport with the recorder stub
+#   scripts/bench.sh channels   fifo, tcp and shm round trips side by side with a raw blocking FIFO ping-pong,
+#                               CPU per 10 000 round trips, then all again beside two CPU-bound processes
 #   scripts/bench.sh loop       headless 50 s rose at 50 fps, lockstep and free, wall time
 #   scripts/bench.sh robotino   robotino backend alone, 50 s at output 0.02 s, tolerances 1e-6
 #   scripts/bench.sh omniwheel  omniwheel backend, seed 004's 10 s run at psi = 30 deg, explicit vs implicit tracking
@@ -16,7 +18,8 @@ build=${COSIM_BUILD_DIR:-$root/build}
 bin="$build/bin"
 what=${1:-all}
 work=$(mktemp -d -t cosim-bench.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+hogs=()  # CPU-bound neighbours of the "channels" benchmark: never left running
+trap 'if [ ${#hogs[@]} -gt 0 ]; then kill "${hogs[@]}" 2>/dev/null || true; fi; rm -rf "$work"' EXIT
 
 json_field() {  # json_field FILE section key  -> value of "key" inside "section" of run.json
   python3 - "$1" "$2" "$3" <<'PY'
@@ -28,18 +31,62 @@ PY
 }
 
 # run_pair NAME DYNAMICS_ARGS... : one co-simulation with the recorder stub; prints wall seconds.
+# The channel is $channel if set (e.g. tcp:127.0.0.1:PORT), else a FIFO folder of its own.
 run_pair() {
   local name=$1; shift
-  local fifo="$work/fifo-$name" out="$work/run-$name"
+  local ch=${channel:-fifo:$work/fifo-$name} out="$work/run-$name"
   local start end
   start=$(date +%s.%N)
-  "$bin/cosim-dynamics" --backend "${backend:-kinematic}" --channel "fifo:$fifo" --out "$out" --progress never --quiet "$@" &
+  /usr/bin/time -f "%U %S" -o "$work/cpu-dyn-$name" \
+    "$bin/cosim-dynamics" --backend "${backend:-kinematic}" --channel "$ch" --out "$out" --progress never --quiet "$@" \
+    2> >(grep -v 'session token' >&2) &
   local dyn=$!
-  "$bin/cosim-recorder" --channel "fifo:$fifo" --quiet &
+  /usr/bin/time -f "%U %S" -o "$work/cpu-rec-$name" "$bin/cosim-recorder" --channel "$ch" --quiet &
   local rec=$!
   wait "$dyn"; wait "$rec"
   end=$(date +%s.%N)
   python3 -c "print(f'{$end - $start:.3f}')"
+}
+
+# cpu_of NAME : CPU seconds (user + system) of both processes of run_pair NAME.
+cpu_of() {
+  cat "$work/cpu-dyn-$1" "$work/cpu-rec-$1" | awk '{ s += $1 + $2 } END { printf "%.2f", s }'
+}
+
+# One line per channel: rtt p50/p99/max and CPU per 10 000 round trips. $1: a label.
+channel_round_trips() {
+  local label=$1 frames=20000
+  for kind in fifo tcp shm; do
+    case $kind in
+      fifo) channel="fifo:$work/fifo-ch-$label" ;;
+      tcp)  channel="tcp:127.0.0.1:$(python3 -c 'import random; print(random.randint(20000, 31999))')" ;;
+      shm)  channel="shm:cosim-bench-$$-$label" ;;
+    esac
+    run_pair "ch-$kind-$label" --fps 500 --duration 40 --mode lockstep >/dev/null
+    local j="$work/run-ch-$kind-$label/run.json"
+    printf '%-5s %-9s rtt_us p50 %6s  p99 %6s  max %8s  (reports %s); CPU %s s per 10000 round trips\n' \
+      "$kind" "$label" "$(json_field "$j" rtt_us p50)" "$(json_field "$j" rtt_us p99)" "$(json_field "$j" rtt_us max)" \
+      "$(json_field "$j" reports_received -)" \
+      "$(python3 -c "print(f'{$(cpu_of "ch-$kind-$label") * 10000 / $frames:.2f}')")"
+  done
+  unset channel
+  # The anchor: messages of the size this run's frames and reports had on the wire.
+  read -r frame_bytes report_bytes < <(python3 - "$work/run-ch-fifo-$label/frames.cosimlog" <<'PY'
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+pos = data.index(b"\n") + 1
+sizes = {1: [], 2: []}
+while pos + 17 <= len(data):
+    direction = data[pos]
+    length = struct.unpack_from("<I", data, pos + 13)[0]
+    sizes[direction].append(8 + length)
+    pos += 9 + 8 + length
+median = lambda v: sorted(v)[len(v) // 2]
+print(median(sizes[1]), median(sizes[2]))
+PY
+)
+  printf '%-5s %-9s ' raw "$label"
+  "$bin/cosim_bench_pingpong" --frame-bytes "$frame_bytes" --report-bytes "$report_bytes" --count "$frames"
 }
 
 if [[ $what == all || $what == codec ]]; then
@@ -53,6 +100,20 @@ if [[ $what == all || $what == roundtrip ]]; then
   printf 'rtt_us p50 %s  p99 %s  max %s  (reports %s)\n' \
     "$(json_field "$work/run-rt/run.json" rtt_us p50)" "$(json_field "$work/run-rt/run.json" rtt_us p99)" \
     "$(json_field "$work/run-rt/run.json" rtt_us max)" "$(json_field "$work/run-rt/run.json" reports_received -)"
+fi
+
+if [[ $what == all || $what == channels ]]; then
+  echo "== round trip Frame -> ProbeReport per channel, recorder stub, lockstep, 20000 frames; raw anchor in the same run"
+  channel_round_trips idle
+  echo "== the same beside two CPU-bound processes (a busy viewer, a parallel build)"
+  for i in 1 2; do
+    bash -c 'while :; do :; done' &
+    hogs+=($!)
+  done
+  channel_round_trips loaded
+  kill "${hogs[@]}"
+  wait "${hogs[@]}" 2>/dev/null || true
+  hogs=()
 fi
 
 if [[ $what == all || $what == robotino ]]; then

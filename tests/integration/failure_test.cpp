@@ -1,5 +1,6 @@
-// Bad input and failing peers, with the real executables over real FIFOs: one clear
-// line, a distinct exit code, nothing already written lost, FIFOs removed.
+// Bad input and failing peers, with the real executables over real channels (FIFOs; the peer
+// killed and the malformed frames over every kind): one clear line, a distinct exit code,
+// nothing already written lost, the channel's files removed.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -8,7 +9,7 @@
 #include <thread>
 
 #include "cosim/v1/cosim.pb.h"
-#include "cosim/wire/fifo_channel.hpp"
+#include "cosim/protocol/channel_spec.hpp"
 #include "cosim/wire/framing.hpp"
 #include "cosim/wire/message_stream.hpp"
 #include "cosim/test/run_json.hpp"
@@ -83,7 +84,7 @@ TEST_F(LoopTest, JointNameMismatchNamesTheJoints) {
   expect_fifos_removed(fifo_dir());
 }
 
-TEST_F(LoopTest, RecorderKilledMidRunEndsDynamicsCleanly) {
+TEST_P(AnyChannel, RecorderKilledMidRunEndsDynamicsCleanly) {
   auto dynamics = start_dynamics({"--duration", "50", "--fps", "20"});
   auto recorder = start_recorder({"--slow-ms", "5"});
   // Let it run a little (several hundred ms of frames), then kill the recorder hard.
@@ -98,17 +99,17 @@ TEST_F(LoopTest, RecorderKilledMidRunEndsDynamicsCleanly) {
   EXPECT_EQ(finish(*dynamics, "cosim-dynamics"), util::kExitPeerFailure) << dynamics->err();
   const std::string err = dynamics->err();
   EXPECT_TRUE(contains(err, "peer closed")) << err;
-  EXPECT_TRUE(contains(err, "fifo:" + fifo_dir().string())) << err;
+  EXPECT_TRUE(contains(err, channel())) << err;
   // Logs complete: the error is the log's last entry, the CSVs end with whole rows, run.json says failed.
   EXPECT_TRUE(contains(last_line(read_file(run_dir() / "dynamics.log")), "peer closed"));
   const Csv probes = read_csv(run_dir() / "probes.csv");  // throws on a torn row
   EXPECT_GT(probes.rows.size(), 10u);
   EXPECT_LT(probes.rows.size(), 1000u);
   EXPECT_EQ(read_run_json(run_dir()).get<std::string>("status"), "failed");
-  expect_fifos_removed(fifo_dir());
+  expect_channel_removed();
 }
 
-TEST_F(LoopTest, DynamicsKilledMidRunEndsRecorderCleanly) {
+TEST_P(AnyChannel, DynamicsKilledMidRunEndsRecorderCleanly) {
   auto dynamics = start_dynamics({"--duration", "50", "--fps", "20"});
   auto recorder = start_recorder({"--slow-ms", "5"});
   std::this_thread::sleep_for(milliseconds(1500));
@@ -131,15 +132,12 @@ TEST_F(LoopTest, SigtermStopsDynamicsCleanlyAndTellsTheRecorder) {
   expect_fifos_removed(fifo_dir());
 }
 
-// A hand-made dynamics side that sends raw bytes after a valid Hello.
-class FakeDynamicsTest : public LoopTest {
+// A hand-made dynamics side that sends raw bytes after a valid Hello, on every channel kind.
+class FakeDynamicsTest : public AnyChannel {
  protected:
   int run_recorder_against(const std::string& raw_after_hello, long& max_rss_kib, std::string& err) {
     auto recorder = start_recorder({});
-    wire::FifoOptions options;
-    options.dir = fifo_dir();
-    options.open_timeout = seconds(20);
-    auto channel = wire::FifoChannel::listen(options);
+    auto channel = open_peer(protocol::ChannelRole::dynamics, seconds(20));
     wire::MessageStream stream(*channel);
     v1::Envelope hello;
     hello.mutable_hello()->mutable_protocol()->set_major(1);
@@ -174,7 +172,9 @@ std::string header(const char magic[4], std::uint32_t length) {
   return h;
 }
 
-TEST_F(FakeDynamicsTest, OversizedFrameIsRejectedWithoutAllocatingIt) {
+COSIM_INSTANTIATE_OVER_CHANNELS(FakeDynamicsTest);
+
+TEST_P(FakeDynamicsTest, OversizedFrameIsRejectedWithoutAllocatingIt) {
   long rss = 0;
   std::string err;
   // Claims 4 GiB - 1: allocating (and zeroing) it would show in the peak RSS.
@@ -183,14 +183,14 @@ TEST_F(FakeDynamicsTest, OversizedFrameIsRejectedWithoutAllocatingIt) {
   EXPECT_LT(rss, 200 * 1024) << "peak RSS " << rss << " KiB";
 }
 
-TEST_F(FakeDynamicsTest, WrongMagicIsRejected) {
+TEST_P(FakeDynamicsTest, WrongMagicIsRejected) {
   long rss = 0;
   std::string err;
   EXPECT_EQ(run_recorder_against(header("XSIM", 16) + std::string(16, '\0'), rss, err), util::kExitPeerFailure);
   EXPECT_TRUE(contains(err, "magic")) << err;
 }
 
-TEST_F(FakeDynamicsTest, MalformedPayloadIsRejected) {
+TEST_P(FakeDynamicsTest, MalformedPayloadIsRejected) {
   long rss = 0;
   std::string err;
   // Field 3 (Frame) as a length-delimited field claiming more bytes than there are.
@@ -199,12 +199,9 @@ TEST_F(FakeDynamicsTest, MalformedPayloadIsRejected) {
   EXPECT_FALSE(err.empty());
 }
 
-TEST_F(LoopTest, OversizedReportFromAFakeVisualEndsDynamicsCleanly) {
+TEST_P(AnyChannel, OversizedReportFromAFakeVisualEndsDynamicsCleanly) {
   auto dynamics = start_dynamics({"--duration", "5"});
-  wire::FifoOptions options;
-  options.dir = fifo_dir();
-  options.open_timeout = seconds(20);
-  auto channel = wire::FifoChannel::connect(options);
+  auto channel = open_peer(protocol::ChannelRole::visual, seconds(20));
   wire::MessageStream stream(*channel);
   v1::Envelope hello;
   ASSERT_FALSE(stream.receive(hello, seconds(20)));
@@ -215,7 +212,7 @@ TEST_F(LoopTest, OversizedReportFromAFakeVisualEndsDynamicsCleanly) {
   EXPECT_EQ(finish(*dynamics, "cosim-dynamics"), util::kExitPeerFailure) << dynamics->err();
   EXPECT_TRUE(contains(dynamics->err(), "frame")) << dynamics->err();
   EXPECT_LT(dynamics->max_rss_kib(), 200 * 1024);
-  expect_fifos_removed(fifo_dir());
+  expect_channel_removed();
 }
 
 }  // namespace

@@ -3,26 +3,80 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <filesystem>
 #include <csignal>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "cosim/platform/paths.hpp"
+#include "cosim/protocol/channel_spec.hpp"
 #include "cosim/test/process.hpp"
+#include "cosim/wire/shm_channel.hpp"
 
 namespace cosim::test {
 
 inline const std::filesystem::path kBinDir = COSIM_BIN_DIR;
 inline const std::filesystem::path kScenesDir = COSIM_SCENES_DIR;
 
-/// A fresh run folder and FIFO folder per test, and launchers for the real executables.
+/// The channel kinds two processes can meet on in this build (every available kind but
+/// the in-process mem:), for suites parameterised over channels.
+inline std::vector<std::string> process_channel_kinds() {
+  std::vector<std::string> kinds;
+  for (const auto& kind : protocol::channel_kinds()) {
+    if (kind.available() && kind.name != "mem") kinds.emplace_back(kind.name);
+  }
+  return kinds;
+}
+
+/// A fresh run folder and channel per test (a FIFO folder unless the test names another
+/// kind), and launchers for the real executables.
 class LoopTest : public ::testing::Test {
  protected:
-  LoopTest() : tmp_(::testing::UnitTest::GetInstance()->current_test_info()->name()) {}
+  LoopTest() : LoopTest("fifo") {}
+  explicit LoopTest(const std::string& kind)
+      : tmp_(::testing::UnitTest::GetInstance()->current_test_info()->name()), kind_(kind) {
+    for (const auto& k : protocol::channel_kinds()) {
+      if (k.name == kind) channel_ = kind + ":" + k.scratch_address(tmp_.path(), "fifo");
+    }
+  }
+  // A test that kills the dynamics with SIGKILL leaves its token file or segment (nothing
+  // can run then): not in the system's folders after the test.
+  ~LoopTest() override {
+    std::error_code ignored;
+    for (const auto& file : channel_files()) {
+      if (!file.string().starts_with(tmp_.path().string())) std::filesystem::remove(file, ignored);
+    }
+  }
 
   std::filesystem::path run_dir() const { return tmp_.path() / "run"; }
   std::filesystem::path fifo_dir() const { return tmp_.path() / "fifo"; }
-  std::string channel() const { return "fifo:" + fifo_dir().string(); }
+  /// The --channel value both sides get: "fifo:<tmp>/fifo", "tcp:127.0.0.1:PORT", "shm:NAME".
+  std::string channel() const { return channel_; }
+  const std::string& channel_kind() const { return kind_; }
+
+  /// Opens one end of channel() in this process: a hand-made peer for the real other side.
+  std::unique_ptr<wire::Channel> open_peer(protocol::ChannelRole role, std::chrono::milliseconds timeout) const {
+    return protocol::open_channel(protocol::parse_channel_spec(channel_), role, timeout);
+  }
+
+  /// What a live session of channel() keeps in the file system and must remove at its end:
+  /// the FIFOs, the tcp: token file (README, Channels), the shm: segment.
+  std::vector<std::filesystem::path> channel_files() const {
+    const std::string address = channel_.substr(channel_.find(':') + 1);
+    if (kind_ == "fifo") return {fifo_dir() / "d2v", fifo_dir() / "v2d"};
+    if (kind_ == "tcp") {
+      const std::string port = address.substr(address.rfind(':') + 1);
+      return {std::filesystem::temp_directory_path() / ("cosim-" + platform::user_tag() + "-tcp-" + port + ".token")};
+    }
+    if (kind_ == "shm") return {wire::ShmChannel::segment_path(address)};
+    return {};
+  }
+  /// Expects every file of channel_files() gone: the session cleaned up after itself.
+  void expect_channel_removed() const {
+    for (const auto& file : channel_files()) EXPECT_FALSE(std::filesystem::exists(file)) << file << " left behind";
+  }
 
   std::unique_ptr<Process> start_dynamics(std::vector<std::string> extra) {
     // The kinematic backend unless the test names one: it is exact, so tests can compare with the rose.
@@ -50,6 +104,23 @@ class LoopTest : public ::testing::Test {
   }
 
   TempDir tmp_;
+
+ private:
+  std::string kind_;
+  std::string channel_;
 };
+
+/// LoopTest over every channel kind of process_channel_kinds(): TEST_P(AnyChannel, ...),
+/// instantiated once per test program with COSIM_INSTANTIATE_ANY_CHANNEL().
+class AnyChannel : public LoopTest, public ::testing::WithParamInterface<std::string> {
+ protected:
+  AnyChannel() : LoopTest(GetParam()) {}
+};
+
+/// Instantiates a fixture derived from AnyChannel over every process channel kind, once per
+/// test program: COSIM_INSTANTIATE_OVER_CHANNELS(AnyChannel).
+#define COSIM_INSTANTIATE_OVER_CHANNELS(Fixture)                                                        \
+  INSTANTIATE_TEST_SUITE_P(Channels, Fixture, ::testing::ValuesIn(::cosim::test::process_channel_kinds()), \
+                           [](const ::testing::TestParamInfo<std::string>& info) { return info.param; })
 
 }  // namespace cosim::test

@@ -1,5 +1,5 @@
 // The headless loop end to end: cosim-dynamics (kinematic and robotino backends) and cosim-recorder,
-// two real processes over real FIFOs.
+// two real processes over every channel kind they can meet on (fifo, tcp, shm).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -21,7 +21,9 @@ void rose(double t_s, double& x_m, double& y_m) {
   y_m = 2.0 * std::cos(3.0 * varphi) * std::sin(varphi);
 }
 
-TEST_F(LoopTest, LockstepRoseRunMatchesDynamicModelAndRose) {
+COSIM_INSTANTIATE_OVER_CHANNELS(AnyChannel);
+
+TEST_P(AnyChannel, LockstepRoseRunMatchesDynamicModelAndRose) {
   auto dynamics = start_dynamics({"--fps", "20", "--duration", "50", "--mode", "lockstep"});
   auto recorder = start_recorder({});
   const int recorder_code = finish(*recorder, "cosim-recorder");
@@ -95,9 +97,8 @@ TEST_F(LoopTest, LockstepRoseRunMatchesDynamicModelAndRose) {
   }
   EXPECT_EQ(to_visual_sent.size(), 1002u);  // Hello, 1000 frames, Bye
   EXPECT_EQ(to_visual_sent, to_visual_received);
-  // FIFOs are gone after a normal end.
-  EXPECT_FALSE(std::filesystem::exists(fifo_dir() / "d2v"));
-  EXPECT_FALSE(std::filesystem::exists(fifo_dir() / "v2d"));
+  // The channel's files are gone after a normal end.
+  expect_channel_removed();
 }
 
 TEST_F(LoopTest, RobotinoDynamicsDrivesTheVirtualModelAlongTheRose) {
@@ -123,7 +124,7 @@ TEST_F(LoopTest, RobotinoDynamicsDrivesTheVirtualModelAlongTheRose) {
   }
 }
 
-TEST_F(LoopTest, FreeModeAccountsForEveryFrame) {
+TEST_P(AnyChannel, FreeModeAccountsForEveryFrame) {
   auto dynamics = start_dynamics({"--fps", "50", "--duration", "20", "--mode", "free"});
   auto recorder = start_recorder({});
   ASSERT_EQ(finish(*recorder, "cosim-recorder"), 0) << recorder->err();

@@ -15,11 +15,13 @@ wire::FifoOptions options(const ChannelSpec& spec, std::chrono::milliseconds ope
   return {std::filesystem::path(spec.address), open_timeout};
 }
 
-std::unique_ptr<wire::Channel> open_dynamics(const ChannelSpec& spec, std::chrono::milliseconds open_timeout) {
+std::unique_ptr<wire::Channel> open_dynamics(const ChannelSpec& spec, std::chrono::milliseconds open_timeout,
+                                             const ChannelNotice&) {
   return wire::FifoChannel::listen(options(spec, open_timeout));
 }
 
-std::unique_ptr<wire::Channel> open_visual(const ChannelSpec& spec, std::chrono::milliseconds open_timeout) {
+std::unique_ptr<wire::Channel> open_visual(const ChannelSpec& spec, std::chrono::milliseconds open_timeout,
+                                           const ChannelNotice&) {
   return wire::FifoChannel::connect(options(spec, open_timeout));
 }
 

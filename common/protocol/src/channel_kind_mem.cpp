@@ -11,11 +11,13 @@ void check(std::string_view address, const std::string& text) {
   if (address.empty()) throw util::BadInputError("--channel mem:NAME needs a name, got '" + text + "'");
 }
 
-std::unique_ptr<wire::Channel> open_dynamics(const ChannelSpec& spec, std::chrono::milliseconds open_timeout) {
+std::unique_ptr<wire::Channel> open_dynamics(const ChannelSpec& spec, std::chrono::milliseconds open_timeout,
+                                             const ChannelNotice&) {
   return wire::listen_mem_channel(spec.address, open_timeout);
 }
 
-std::unique_ptr<wire::Channel> open_visual(const ChannelSpec& spec, std::chrono::milliseconds open_timeout) {
+std::unique_ptr<wire::Channel> open_visual(const ChannelSpec& spec, std::chrono::milliseconds open_timeout,
+                                           const ChannelNotice&) {
   return wire::connect_mem_channel(spec.address, open_timeout);
 }
 

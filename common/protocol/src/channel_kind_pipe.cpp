@@ -19,11 +19,13 @@ wire::PipeOptions options(const ChannelSpec& spec, std::chrono::milliseconds ope
   return {spec.address, open_timeout};
 }
 
-std::unique_ptr<wire::Channel> open_dynamics(const ChannelSpec& spec, std::chrono::milliseconds open_timeout) {
+std::unique_ptr<wire::Channel> open_dynamics(const ChannelSpec& spec, std::chrono::milliseconds open_timeout,
+                                             const ChannelNotice&) {
   return wire::PipeChannel::listen(options(spec, open_timeout));
 }
 
-std::unique_ptr<wire::Channel> open_visual(const ChannelSpec& spec, std::chrono::milliseconds open_timeout) {
+std::unique_ptr<wire::Channel> open_visual(const ChannelSpec& spec, std::chrono::milliseconds open_timeout,
+                                           const ChannelNotice&) {
   return wire::PipeChannel::connect(options(spec, open_timeout));
 }
 

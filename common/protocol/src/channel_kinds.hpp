@@ -11,6 +11,8 @@ namespace cosim::protocol::detail {
 ChannelKind fifo_channel_kind();  // POSIX; on Windows an unavailable row
 ChannelKind mem_channel_kind();
 ChannelKind pipe_channel_kind();  // Windows; elsewhere an unavailable row
+ChannelKind shm_channel_kind();   // Linux; on Windows an unavailable row
+ChannelKind tcp_channel_kind();
 
 /// The usages of the available kinds: "fifo:DIR or mem:NAME".
 std::string openable_forms();

@@ -2,6 +2,7 @@
 
 #include "channel_kinds.hpp"
 #include "cosim/util/errors.hpp"
+#include "cosim/util/event_log.hpp"
 
 namespace cosim::protocol {
 namespace {
@@ -37,10 +38,20 @@ std::span<const ChannelKind> channel_kinds() {
       detail::fifo_channel_kind(),
       detail::mem_channel_kind(),
       detail::pipe_channel_kind(),
-      detail::unavailable_channel_kind("shm", "shm:NAME", "shared memory (Boost.Interprocess)", "is not implemented yet"),
-      detail::unavailable_channel_kind("tcp", "tcp:HOST:PORT", "TCP connection (Boost.Asio)", "is not implemented yet"),
+      detail::shm_channel_kind(),
+      detail::tcp_channel_kind(),
   };
   return kinds;
+}
+
+ChannelNotice notices_to(util::EventLog& log) {
+  return [&log](wire::NoticeLevel level, std::string_view line) {
+    switch (level) {
+      case wire::NoticeLevel::info: log.info(line); break;
+      case wire::NoticeLevel::warning: log.warn(line); break;
+      case wire::NoticeLevel::secret: log.secret(line); break;
+    }
+  };
 }
 
 std::string valid_channel_forms() { return "none, " + detail::openable_forms(); }
@@ -67,7 +78,7 @@ ChannelSpec parse_channel_spec(std::string_view text) {
 }
 
 std::unique_ptr<wire::Channel> open_channel(const ChannelSpec& spec, ChannelRole role,
-                                            std::chrono::milliseconds open_timeout) {
+                                            std::chrono::milliseconds open_timeout, const ChannelNotice& notice) {
   const ChannelKind* kind = find_kind(spec.kind);
   if (kind == nullptr || !kind->available()) {
     // parse_channel_spec() never yields such a spec: this is a caller's hand-made one.
@@ -76,8 +87,8 @@ std::unique_ptr<wire::Channel> open_channel(const ChannelSpec& spec, ChannelRole
                                       (spec.none() ? std::string("'none' has no channel to open")
                                                    : "this build opens " + detail::openable_forms()));
   }
-  return role == ChannelRole::dynamics ? kind->open_dynamics(spec, open_timeout)
-                                       : kind->open_visual(spec, open_timeout);
+  return role == ChannelRole::dynamics ? kind->open_dynamics(spec, open_timeout, notice)
+                                       : kind->open_visual(spec, open_timeout, notice);
 }
 
 }  // namespace cosim::protocol

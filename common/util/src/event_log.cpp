@@ -28,11 +28,18 @@ void EventLog::info(std::string_view message) { write("info", message, echo_); }
 void EventLog::warn(std::string_view message) { write("warning", message, true); }
 void EventLog::error(std::string_view message) { write("error", message, true); }
 
+void EventLog::secret(std::string_view raw_message) {
+  const std::string message = printable(raw_message, kMaxEventChars);
+  std::lock_guard lock(mutex_);
+  std::fprintf(stderr, "%s: %.*s\n", program_.c_str(), static_cast<int>(message.size()), message.data());
+}
+
 void EventLog::write(std::string_view level, std::string_view raw_message, bool to_stderr) {
   // One event, one line: whatever a message carries (a peer's words included) cannot forge
   // another line or reach the terminal as control characters.
   const std::string message = printable(raw_message, kMaxEventChars);
   const double t_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  std::lock_guard lock(mutex_);
   if (file_ != nullptr) {
     std::fprintf(file_, "[%10.6f s] %.*s: %.*s\n", t_s, static_cast<int>(level.size()), level.data(),
                  static_cast<int>(message.size()), message.data());

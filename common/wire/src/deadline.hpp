@@ -1,8 +1,10 @@
 #pragma once
 // Deadlines and durations shared by the channel implementations (private to cosim::wire).
 
+#include <algorithm>
 #include <chrono>
 #include <string>
+#include <thread>
 
 namespace cosim::wire::detail {
 
@@ -24,6 +26,20 @@ inline Clock::time_point slice_end(Clock::time_point deadline) {
   const auto now = Clock::now();
   return deadline - now > kStopPollSlice ? now + kStopPollSlice : deadline;
 }
+
+/// Polls for the peer during set-up: 1 ms first (fast pickup), up to 10 ms (low CPU).
+class Backoff {
+ public:
+  void sleep_until_at_most(Clock::time_point deadline) {
+    const auto now = Clock::now();
+    if (now >= deadline) return;
+    std::this_thread::sleep_for(std::min<Clock::duration>(next_, deadline - now));
+    next_ = std::min(next_ * 2, std::chrono::milliseconds(10));
+  }
+
+ private:
+  std::chrono::milliseconds next_{1};
+};
 
 /// "10 s", "0.2 s", "1.25 s": durations in messages read like the options users typed.
 inline std::string seconds_text(std::chrono::milliseconds t) {

@@ -1,5 +1,7 @@
 #include "deadline.hpp"
+#include "read_buffer.hpp"
 #include "path_registry.hpp"
+#include "ready_wait.hpp"
 
 #include <cosim/wire/errors.hpp>
 #include <cosim/wire/fifo_channel.hpp>
@@ -28,14 +30,12 @@ namespace {
 
 namespace fs = std::filesystem;
 using Clock = detail::Clock;
+using detail::Backoff;
 using detail::deadline_after;
 using detail::seconds_text;
 using std::chrono::milliseconds;
 using Kind = ChannelSetupError::Kind;
 
-constexpr milliseconds kWaitSlice = detail::kStopPollSlice;
-constexpr std::chrono::microseconds kSpin{60};      // busy-wait before blocking (see wait_ready)
-constexpr std::size_t kReadBufferBytes = 64 * 1024;  // one read(2) takes any usual frame
 constexpr const char* kD2v = "d2v";
 constexpr const char* kV2d = "v2d";
 
@@ -69,20 +69,6 @@ class UniqueFd {
 
  private:
   int fd_ = -1;
-};
-
-// Polls for the peer during setup: 1 ms first (fast pickup), up to 10 ms (low CPU).
-class Backoff {
- public:
-  void sleep_until_at_most(Clock::time_point deadline) {
-    const auto now = Clock::now();
-    if (now >= deadline) return;
-    std::this_thread::sleep_for(std::min<Clock::duration>(next_, deadline - now));
-    next_ = std::min(next_ * 2, milliseconds(10));
-  }
-
- private:
-  milliseconds next_{1};
 };
 
 std::string owner_text(const struct stat& st) {
@@ -187,46 +173,10 @@ class CreatedFiles {
   std::vector<Entry> entries_;
 };
 
-// Waits until `fd` is ready for `events` (or hung up / in error: the next read or write
-// says which), in poll() slices of <= 100 ms so stop_requested() is seen promptly.
-// Readiness is checked before a stop or timeout is reported, so timeout 0 is one poll.
-std::error_code wait_ready(int fd, short events, Clock::time_point deadline) {
-  // Spin briefly before sleeping: a peer answering within microseconds (lockstep) is then
-  // seen at once, instead of after the wake-up from an idle CPU, which costs 50-80 us on a
-  // virtual machine. The spin is bounded, so a long wait costs at most kSpin of CPU.
-  const auto spin_end = std::min(deadline, Clock::now() + kSpin);
-  while (Clock::now() < spin_end && !stop_requested()) {
-    pollfd p{fd, events, 0};
-    if (::poll(&p, 1, 0) > 0) return {};
-  }
-  for (bool first = true;; first = false) {
-    const auto now = Clock::now();
-    const auto left = deadline > now ? deadline - now : Clock::duration::zero();
-    const bool stop_now = first && stop_requested();
-    const int slice_ms =
-        stop_now ? 0 : static_cast<int>(std::chrono::ceil<milliseconds>(std::min<Clock::duration>(left, kWaitSlice)).count());
-    pollfd p{fd, events, 0};
-    const int r = ::poll(&p, 1, slice_ms);
-    if (r > 0) return {};
-    if (r < 0 && errno != EINTR) return Errc::io_error;
-    if (stop_requested()) return Errc::interrupted;
-    if (Clock::now() >= deadline) return Errc::timeout;
-  }
-}
-
 }  // namespace
 
 struct FifoChannel::Impl {
-  explicit Impl(fs::path d) : dir(std::move(d)), description(spec(dir)), read_buffer(kReadBufferBytes) {}
-
-  std::size_t take_buffered(std::span<std::byte> out) noexcept {
-    const std::size_t n = std::min(out.size(), read_end - read_pos);
-    if (n != 0) {
-      std::memcpy(out.data(), read_buffer.data() + read_pos, n);
-      read_pos += n;
-    }
-    return n;
-  }
+  explicit Impl(fs::path d) : dir(std::move(d)), description(spec(dir)) {}
 
   // POLLHUP on a FIFO read end: a writer was connected and none is left (Linux reports
   // no POLLHUP when no writer ever connected).
@@ -239,12 +189,12 @@ struct FifoChannel::Impl {
   std::string description;
   UniqueFd read_fd;   // v2d on the dynamics side, d2v on the visual side
   UniqueFd write_fd;  // d2v on the dynamics side, v2d on the visual side
-  std::vector<std::byte> read_buffer;
-  std::size_t read_pos = 0;  // [bytes] unread data is read_buffer[read_pos, read_end)
-  std::size_t read_end = 0;
+  detail::ReadBuffer read_buffer;
   bool writer_seen = false;  // read EOF means "closed" only once a writer was there
   CreatedFiles created;      // listen() side only
   UniqueFd lock_fd;          // listen() side: the folder, locked for the session
+  detail::SpinPolicy read_spin;   // one per direction: a reader and a writer thread may wait at once
+  detail::SpinPolicy write_spin;
 };
 
 FifoChannel::FifoChannel(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -467,14 +417,14 @@ std::error_code FifoChannel::write_all(std::span<const std::byte> bytes, millise
     if (n < 0 && errno == EPIPE) return Errc::peer_closed;
     if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) return Errc::io_error;
     if (!deadline) deadline = deadline_after(timeout);
-    if (auto ec = wait_ready(m.write_fd.get(), POLLOUT, *deadline)) return ec;
+    if (auto ec = detail::wait_ready(m.write_fd.get(), detail::Ready::write, *deadline, m.write_spin)) return ec;
   }
   return {};
 }
 
 std::error_code FifoChannel::read_exact(std::span<std::byte> out, milliseconds timeout) {
   Impl& m = *impl_;
-  std::size_t done = m.take_buffered(out);
+  std::size_t done = m.read_buffer.take(out);
   if (done == out.size()) return {};
   if (!m.read_fd) return Errc::io_error;
   const int fd = m.read_fd.get();
@@ -482,10 +432,10 @@ std::error_code FifoChannel::read_exact(std::span<std::byte> out, milliseconds t
   while (done < out.size()) {
     // Wait first, read second: poll() returns at once when data is there, and when it is
     // not (the usual case in lockstep) this saves a read() that would return EAGAIN.
-    if (auto ec = wait_ready(fd, POLLIN, deadline)) return ec;
+    if (auto ec = detail::wait_ready(fd, detail::Ready::read, deadline, m.read_spin)) return ec;
     const std::size_t want = out.size() - done;
     ssize_t n = 0;
-    if (want >= m.read_buffer.size()) {
+    if (want >= m.read_buffer.capacity()) {
       n = ::read(fd, out.data() + done, want);  // big payload: straight into place
       if (n > 0) {
         done += static_cast<std::size_t>(n);
@@ -493,12 +443,11 @@ std::error_code FifoChannel::read_exact(std::span<std::byte> out, milliseconds t
         continue;
       }
     } else {
-      n = ::read(fd, m.read_buffer.data(), m.read_buffer.size());
+      n = ::read(fd, m.read_buffer.data(), m.read_buffer.capacity());
       if (n > 0) {
-        m.read_pos = 0;
-        m.read_end = static_cast<std::size_t>(n);
+        m.read_buffer.filled(static_cast<std::size_t>(n));
         m.writer_seen = true;
-        done += m.take_buffered(out.subspan(done));
+        done += m.read_buffer.take(out.subspan(done));
         continue;
       }
     }
@@ -517,7 +466,7 @@ std::error_code FifoChannel::read_exact(std::span<std::byte> out, milliseconds t
 
 bool FifoChannel::readable_now() {
   Impl& m = *impl_;
-  if (m.read_pos < m.read_end) return true;
+  if (!m.read_buffer.empty()) return true;
   if (!m.read_fd) return true;  // a read fails at once
   pollfd p{m.read_fd.get(), POLLIN, 0};
   return ::poll(&p, 1, 0) != 0;  // ready, hung up, or poll failed: a read would not block
@@ -526,7 +475,7 @@ bool FifoChannel::readable_now() {
 void FifoChannel::close() noexcept {
   impl_->read_fd.reset();
   impl_->write_fd.reset();
-  impl_->read_pos = impl_->read_end = 0;
+  impl_->read_buffer.clear();
 }
 
 std::string FifoChannel::describe() const { return impl_->description; }

@@ -1,6 +1,7 @@
 // Windows named-pipe channel (pipe_channel.hpp). Built on Windows only.
 
 #include "deadline.hpp"
+#include "read_buffer.hpp"
 
 #include <cosim/platform/output_file.hpp>
 #include <cosim/platform/paths.hpp>
@@ -40,7 +41,6 @@ using std::chrono::milliseconds;
 using Kind = ChannelSetupError::Kind;
 
 constexpr DWORD kPipeBufferBytes = 64 * 1024;        // per direction, as a Linux FIFO
-constexpr std::size_t kReadBufferBytes = 64 * 1024;  // one read takes any usual frame
 constexpr std::size_t kMaxNameChars = 200;           // \\.\pipe\ names may have 256 in all
 
 [[noreturn]] void fail(Kind kind, const std::string& what) { throw ChannelSetupError(kind, what); }
@@ -185,16 +185,7 @@ struct RecordingHandler {
 
 struct PipeChannel::Impl {
   explicit Impl(const std::string& name)
-      : description("pipe:" + name), read_buffer(kReadBufferBytes), handle(io) {}
-
-  std::size_t take_buffered(std::span<std::byte> out) noexcept {
-    const std::size_t n = std::min(out.size(), read_end - read_pos);
-    if (n != 0) {
-      std::memcpy(out.data(), read_buffer.data() + read_pos, n);
-      read_pos += n;
-    }
-    return n;
-  }
+      : description("pipe:" + name), handle(io) {}
 
   /// Runs completions until `result` is finished (then {}), the deadline (timeout) or a stop
   /// (interrupted); the operation itself is left pending. Any waiting thread may run any
@@ -226,22 +217,21 @@ struct PipeChannel::Impl {
     if (read_pending) return;
     read_pending = true;
     read_result.finished.store(false, std::memory_order_relaxed);
-    handle.async_read_some(asio::buffer(read_buffer.data(), read_buffer.size()),
+    handle.async_read_some(asio::buffer(read_buffer.data(), read_buffer.capacity()),
                            RecordingHandler{&read_result, &read_slot});
   }
 
   /// Takes the finished read's outcome: bytes into the buffer, or the error.
   boost::system::error_code finish_read() {
     read_pending = false;
-    read_pos = 0;
-    read_end = read_result.bytes;
+    read_buffer.filled(read_result.bytes);
     return read_result.bytes != 0 ? boost::system::error_code() : read_result.error;
   }
 
   // Declared before the io_context: its destructor drains the operations that use them.
   std::string description;
   HandlerSlot read_slot, write_slot;
-  std::vector<std::byte> read_buffer;
+  detail::ReadBuffer read_buffer;
   OpResult read_result;
   asio::io_context io{1};
   // Keeps run_one_for() waiting between operations instead of stopping for lack of work.
@@ -249,8 +239,6 @@ struct PipeChannel::Impl {
   asio::windows::stream_handle handle;
   std::atomic<int> waiters{0};
   bool read_pending = false;
-  std::size_t read_pos = 0;  // [bytes] unread data is read_buffer[read_pos, read_end)
-  std::size_t read_end = 0;
 };
 
 PipeChannel::PipeChannel(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -362,7 +350,7 @@ std::error_code PipeChannel::write_all(std::span<const std::byte> bytes, millise
 
 std::error_code PipeChannel::read_exact(std::span<std::byte> out, milliseconds timeout) {
   Impl& m = *impl_;
-  std::size_t done = m.take_buffered(out);
+  std::size_t done = m.read_buffer.take(out);
   if (done == out.size()) return {};
   if (!m.handle.is_open()) return Errc::io_error;
   const auto deadline = deadline_after(timeout);
@@ -371,7 +359,7 @@ std::error_code PipeChannel::read_exact(std::span<std::byte> out, milliseconds t
     if (const auto why = m.wait_for(m.read_result, deadline)) return why;  // the read stays pending
     const auto error = m.finish_read();
     if (!error) {
-      done += m.take_buffered(out.subspan(done));
+      done += m.read_buffer.take(out.subspan(done));
       continue;
     }
     if (error == asio::error::operation_aborted && m.handle.is_open()) continue;  // a write's cancel
@@ -382,7 +370,7 @@ std::error_code PipeChannel::read_exact(std::span<std::byte> out, milliseconds t
 
 bool PipeChannel::readable_now() {
   Impl& m = *impl_;
-  if (m.read_pos < m.read_end) return true;
+  if (!m.read_buffer.empty()) return true;
   if (!m.handle.is_open()) return true;  // a read fails at once
   if (m.read_pending) {
     // Data goes to the pending read first: it has finished if anything arrived.
@@ -397,7 +385,7 @@ bool PipeChannel::readable_now() {
 void PipeChannel::close() noexcept {
   boost::system::error_code ignored;
   impl_->handle.close(ignored);
-  impl_->read_pos = impl_->read_end = 0;
+  impl_->read_buffer.clear();
 }
 
 std::string PipeChannel::describe() const { return impl_->description; }

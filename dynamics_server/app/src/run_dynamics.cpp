@@ -168,7 +168,8 @@ void DynamicsRun::execute() {
     log_->info("waiting for the visual side on " + spec.text +
                fmt(" (timeout %g s)", static_cast<double>(options_.open_timeout.count()) / 1000.0));
     session_ = std::make_unique<ServerSession>(
-        protocol::open_channel(spec, protocol::ChannelRole::dynamics, options_.open_timeout), &record_->frames_log(),
+        protocol::open_channel(spec, protocol::ChannelRole::dynamics, options_.open_timeout, protocol::notices_to(*log_)),
+        &record_->frames_log(),
         options_.open_timeout, options_.report_timeout);
     log_->info("connected on " + session_->describe());
     SessionPlan plan;

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "cosim/test/process.hpp"
 
 #include <fcntl.h>
@@ -89,8 +90,11 @@ std::string Process::err() const { return read_file(err_path_); }
 
 TempDir::TempDir(const std::string& tag) {
   std::random_device rd;
+  // A parameterised test's name has a '/' ("Case/fifo"): one folder, not a parent left behind.
+  std::string name = tag;
+  std::replace(name.begin(), name.end(), '/', '-');
   path_ = std::filesystem::temp_directory_path() /
-          ("cosim-test-" + tag + "-" + std::to_string(getpid()) + "-" + std::to_string(rd() % 1000000));
+          ("cosim-test-" + name + "-" + std::to_string(getpid()) + "-" + std::to_string(rd() % 1000000));
   std::filesystem::create_directories(path_);
 }
 

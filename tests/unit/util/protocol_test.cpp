@@ -76,9 +76,9 @@ struct OsKinds {
 };
 OsKinds os_kinds() {
   if (default_channel_text().starts_with("pipe:")) {
-    return {"pipe", "cosim-x", "needs a name", "fifo", "POSIX only", "none, mem:NAME or pipe:NAME"};
+    return {"pipe", "cosim-x", "needs a name", "fifo", "POSIX only", "none, mem:NAME, pipe:NAME or tcp:HOST:PORT"};
   }
-  return {"fifo", "/tmp/x", "needs a directory", "pipe", "Windows only", "none, fifo:DIR or mem:NAME"};
+  return {"fifo", "/tmp/x", "needs a directory", "pipe", "Windows only", "none, fifo:DIR, mem:NAME, shm:NAME or tcp:HOST:PORT"};
 }
 
 TEST(ChannelSpec, ParsesNoneTheNativeKindAndMem) {
@@ -103,8 +103,9 @@ TEST(ChannelSpec, RejectsWithTheValueAndTheValidForms) {
   expect_refused(os.native + ":", {os.native_missing});
   expect_refused("mem:", {"needs a name"});
   expect_refused(os.foreign + ":x", {os.foreign_reason, valid_channel_forms()});
-  expect_refused("tcp:host:1", {"not implemented yet", valid_channel_forms()});
-  expect_refused("shm:x", {"not implemented yet", valid_channel_forms()});
+  expect_refused("tcp:host", {"no port"});
+  if (os.native == "pipe") expect_refused("shm:x", {"POSIX only", valid_channel_forms()});
+  if (os.native == "fifo") expect_refused("shm:", {"shm:"});
   expect_refused("bogus", {"expected " + valid_channel_forms()});
   expect_refused("bogus:x", {"expected " + valid_channel_forms()});
   expect_refused("", {"expected " + valid_channel_forms()});

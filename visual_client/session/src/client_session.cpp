@@ -91,7 +91,8 @@ const v1::Hello& ClientSession::connect() {
   if (spec.none()) {
     throw util::BadInputError("--channel " + options_.channel + ": the visual side needs a channel to a dynamics process");
   }
-  return connect(protocol::open_channel(spec, protocol::ChannelRole::visual, options_.open_timeout));
+  return connect(protocol::open_channel(spec, protocol::ChannelRole::visual, options_.open_timeout,
+                                       protocol::notices_to(log_)));
 }
 
 const v1::Hello& ClientSession::connect(std::unique_ptr<wire::Channel> channel) {

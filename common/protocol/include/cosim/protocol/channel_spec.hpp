@@ -19,13 +19,29 @@ namespace cosim::protocol {
 /// Which end of a channel a process opens: the dynamics creates/listens, the visual side connects.
 enum class ChannelRole { dynamics = 1, visual };
 
-/// A parsed --channel value: kind "none", "fifo", "mem" (later "pipe", "tcp", "shm").
+/// A parsed --channel value: kind "none", "fifo", "mem", "pipe", "shm" or "tcp".
 struct ChannelSpec {
   std::string kind;     ///< "none", "fifo", "mem", ...
   std::string address;  ///< after the colon: the FIFO folder, the mem name, ...
   std::string text;     ///< as given, for messages
   bool none() const { return kind == "none"; }
 };
+
+/// Receives the lines the user should see while a channel opens or lives (a tcp: session
+/// token, a refused peer); see wire::NoticeSink.
+using ChannelNotice = wire::NoticeSink;
+
+}  // namespace cosim::protocol
+
+namespace cosim::util {
+class EventLog;
+}
+
+namespace cosim::protocol {
+
+/// Channel notices into a program's event log: info and warnings logged (warnings also on
+/// stderr), secrets on stderr only. The log must outlive the channel.
+ChannelNotice notices_to(util::EventLog& log);
 
 /// One row of the closed table of channel kinds (see channel_kinds()).
 struct ChannelKind {
@@ -38,10 +54,12 @@ struct ChannelKind {
   void (*check_address)(std::string_view address, const std::string& text);
   /// Opens the dynamics end of `spec`, waiting up to open_timeout for the visual end.
   /// Throws wire::ChannelSetupError. Null when unavailable.
-  std::unique_ptr<wire::Channel> (*open_dynamics)(const ChannelSpec& spec, std::chrono::milliseconds open_timeout);
+  std::unique_ptr<wire::Channel> (*open_dynamics)(const ChannelSpec& spec, std::chrono::milliseconds open_timeout,
+                                                  const ChannelNotice& notice);
   /// Opens the visual end of `spec`, waiting up to open_timeout for the dynamics end.
   /// Throws wire::ChannelSetupError. Null when unavailable.
-  std::unique_ptr<wire::Channel> (*open_visual)(const ChannelSpec& spec, std::chrono::milliseconds open_timeout);
+  std::unique_ptr<wire::Channel> (*open_visual)(const ChannelSpec& spec, std::chrono::milliseconds open_timeout,
+                                                const ChannelNotice& notice);
   /// An address no one else uses, unique per `tag`, with any files it needs under
   /// `scratch_dir` (a private folder that exists): for tests and benchmarks. Null when unavailable.
   std::string (*scratch_address)(const std::filesystem::path& scratch_dir, std::string_view tag);
@@ -52,11 +70,13 @@ struct ChannelKind {
 /// Every channel kind this program knows, sorted by name; unavailable ones say why.
 std::span<const ChannelKind> channel_kinds();
 
-/// Parses and validates a --channel value; throws util::BadInputError naming the value and the valid forms (a "pipe:" on Linux says it is Windows only; "tcp:"/"shm:" say not implemented yet).
+/// Parses and validates a --channel value; throws util::BadInputError naming the value and the valid forms (a "pipe:" on Linux says it is Windows only, "shm:" on Windows that it is POSIX only).
 ChannelSpec parse_channel_spec(std::string_view text);
 
-/// Opens the channel of `spec` (not none) for `role`, waiting up to open_timeout for the peer. Throws wire::ChannelSetupError.
-std::unique_ptr<wire::Channel> open_channel(const ChannelSpec& spec, ChannelRole role, std::chrono::milliseconds open_timeout);
+/// Opens the channel of `spec` (not none) for `role`, waiting up to open_timeout for the peer;
+/// `notice` gets the lines the user should see (see ChannelNotice). Throws wire::ChannelSetupError.
+std::unique_ptr<wire::Channel> open_channel(const ChannelSpec& spec, ChannelRole role, std::chrono::milliseconds open_timeout,
+                                            const ChannelNotice& notice = {});
 
 /// The channel both sides use when none is given ("fifo:$TMPDIR/cosim-<euid>").
 std::string default_channel_text();

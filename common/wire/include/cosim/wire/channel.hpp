@@ -6,9 +6,11 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <system_error>
 
 namespace cosim::wire {
@@ -29,6 +31,14 @@ class ChannelSetupError : public std::runtime_error {
  private:
   Kind kind_;
 };
+
+/// What a line a channel has for the user is: information, a warning, or a secret for the
+/// user's eyes only (shown on the terminal, never written to a log file: a session token).
+enum class NoticeLevel { info, warning, secret };
+
+/// Receives the lines a channel has for the user while it opens or lives. May be called from
+/// a channel's own thread. Empty = silent.
+using NoticeSink = std::function<void(NoticeLevel level, std::string_view line)>;
 
 /// A bidirectional, ordered, reliable byte stream.
 ///

@@ -1,0 +1,74 @@
+#include "ready_wait.hpp"
+
+#include <cosim/wire/errors.hpp>
+#include <cosim/wire/interrupt.hpp>
+
+#ifdef _WIN32
+#include <winsock2.h>
+#else
+#include <poll.h>
+#endif
+
+#include <algorithm>
+#include <cerrno>
+
+namespace cosim::wire::detail {
+namespace {
+
+#ifdef _WIN32
+using PollFd = WSAPOLLFD;
+int poll_one(PollFd& p, int timeout_ms) { return ::WSAPoll(&p, 1, timeout_ms); }
+bool interrupted_call() { return false; }  // WSAPoll is not interrupted by signals
+#else
+using PollFd = pollfd;
+int poll_one(PollFd& p, int timeout_ms) { return ::poll(&p, 1, timeout_ms); }
+bool interrupted_call() { return errno == EINTR; }
+#endif
+
+PollFd poll_fd(NativeHandle handle, Ready what) {
+  PollFd p{};
+  p.fd = handle;
+  p.events = what == Ready::read ? POLLIN : POLLOUT;
+  return p;
+}
+
+}  // namespace
+
+std::error_code wait_ready(NativeHandle handle, Ready what, Clock::time_point deadline, SpinPolicy& spin) {
+  if (const auto budget = spin.budget(); budget.count() > 0) {
+    const auto spin_end = std::min(deadline, Clock::now() + budget);
+    bool caught = false;
+    do {
+      PollFd p = poll_fd(handle, what);
+      if (poll_one(p, 0) > 0) {
+        caught = true;
+        break;
+      }
+    } while (Clock::now() < spin_end && !stop_requested());
+    // A spin cut short by the deadline says nothing about whether spinning pays.
+    if (caught || spin_end < deadline) spin.spun(caught);
+    if (caught) return {};
+  }
+  for (bool first = true;; first = false) {
+    const auto now = Clock::now();
+    const auto left = deadline > now ? deadline - now : Clock::duration::zero();
+    const bool stop_now = first && stop_requested();
+    const int slice_ms = stop_now ? 0
+                                  : static_cast<int>(std::chrono::ceil<std::chrono::milliseconds>(
+                                                         std::min<Clock::duration>(left, kStopPollSlice))
+                                                         .count());
+    PollFd p = poll_fd(handle, what);
+    const int r = poll_one(p, slice_ms);
+    if (r > 0) return {};
+    if (r < 0 && !interrupted_call()) return Errc::io_error;
+    if (stop_requested()) return Errc::interrupted;
+    if (Clock::now() >= deadline) return Errc::timeout;
+  }
+}
+
+bool readable_now(NativeHandle handle) noexcept {
+  PollFd p = poll_fd(handle, Ready::read);
+  return poll_one(p, 0) != 0;  // ready, hung up, or poll failed: a read would not block
+}
+
+}  // namespace cosim::wire::detail
