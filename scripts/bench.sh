@@ -31,17 +31,19 @@ PY
 }
 
 # run_pair NAME DYNAMICS_ARGS... : one co-simulation with the recorder stub; prints wall seconds.
-# The channel is $channel if set (e.g. tcp:127.0.0.1:PORT), else a FIFO folder of its own.
+# The channel is $channel if set (e.g. tcp:127.0.0.1:PORT), else a FIFO folder of its own;
+# $pin prefixes both processes (e.g. "taskset -c 0").
+pin=""
 run_pair() {
   local name=$1; shift
   local ch=${channel:-fifo:$work/fifo-$name} out="$work/run-$name"
   local start end
   start=$(date +%s.%N)
-  /usr/bin/time -f "%U %S" -o "$work/cpu-dyn-$name" \
+  /usr/bin/time -f "%U %S" -o "$work/cpu-dyn-$name" $pin \
     "$bin/cosim-dynamics" --backend "${backend:-kinematic}" --channel "$ch" --out "$out" --progress never --quiet "$@" \
     2> >(grep -v 'session token' >&2) &
   local dyn=$!
-  /usr/bin/time -f "%U %S" -o "$work/cpu-rec-$name" "$bin/cosim-recorder" --channel "$ch" --quiet &
+  /usr/bin/time -f "%U %S" -o "$work/cpu-rec-$name" $pin "$bin/cosim-recorder" --channel "$ch" --quiet &
   local rec=$!
   wait "$dyn"; wait "$rec"
   end=$(date +%s.%N)
@@ -86,7 +88,7 @@ print(median(sizes[1]), median(sizes[2]))
 PY
 )
   printf '%-5s %-9s ' raw "$label"
-  "$bin/cosim_bench_pingpong" --frame-bytes "$frame_bytes" --report-bytes "$report_bytes" --count "$frames"
+  $pin "$bin/cosim_bench_pingpong" --frame-bytes "$frame_bytes" --report-bytes "$report_bytes" --count "$frames"
 }
 
 if [[ $what == all || $what == codec ]]; then
@@ -111,6 +113,17 @@ if [[ $what == all || $what == channels ]]; then
     hogs+=($!)
   done
   channel_round_trips loaded
+  kill "${hogs[@]}"
+  wait "${hogs[@]}" 2>/dev/null || true
+  hogs=()
+  echo "== the same with both sides and two CPU-bound processes pinned to one CPU (taskset -c 0): spinning cannot pay"
+  for i in 1 2; do
+    taskset -c 0 bash -c 'while :; do :; done' &
+    hogs+=($!)
+  done
+  pin="taskset -c 0"
+  channel_round_trips one-core
+  pin=""
   kill "${hogs[@]}"
   wait "${hogs[@]}" 2>/dev/null || true
   hogs=()

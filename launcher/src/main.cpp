@@ -9,6 +9,7 @@
 
 #include "cosim/platform/console.hpp"
 #include "cosim/platform/paths.hpp"
+#include "cosim/protocol/channel_spec.hpp"
 #include "cosim/scene/scene_locator.hpp"
 #include "cosim/util/cli.hpp"
 #include "cosim/util/errors.hpp"
@@ -52,7 +53,8 @@ int main(int argc, char** argv) {
   app.add_flag("--recorder", options.recorder, "visual side = cosim-recorder (the headless recorder stub)");
   app.add_flag("-v,--verbose", options.verbose, "say which processes start, with their pids");
   app.footer("-- ARGS...: anything after -- goes to cosim-dynamics (e.g. -- --report-timeout 30).\n"
-             "Exit code: 130 after an interrupt, else the first failing side's (cosim-dynamics first), else 0.");
+             "Exit code: 130 after an interrupt, else the first failing side's (cosim-dynamics first), else 0.\n" +
+             cosim::protocol::channel_help());
   if (const int code = cosim::util::parse_command_line(app, std::vector<std::string>(args.begin(), dashes));
       code >= 0) {
     return code;

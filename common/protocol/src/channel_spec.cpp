@@ -1,5 +1,7 @@
 #include "cosim/protocol/channel_spec.hpp"
 
+#include <algorithm>
+
 #include "channel_kinds.hpp"
 #include "cosim/util/errors.hpp"
 #include "cosim/util/event_log.hpp"
@@ -52,6 +54,17 @@ ChannelNotice notices_to(util::EventLog& log) {
       case wire::NoticeLevel::secret: log.secret(line); break;
     }
   };
+}
+
+std::string channel_help() {
+  std::string text = "Channels (--channel; both sides name the same one):\n";
+  for (const ChannelKind& kind : channel_kinds()) {
+    if (!kind.available() || kind.name == "mem") continue;  // mem: joins two threads of one program (tests)
+    std::string usage(kind.usage);
+    usage.resize(std::max<std::size_t>(usage.size(), 15), ' ');
+    text += "  " + usage + " " + std::string(kind.help) + "\n";
+  }
+  return text;
 }
 
 std::string valid_channel_forms() { return "none, " + detail::openable_forms(); }

@@ -16,15 +16,20 @@ using NativeHandle = std::uintptr_t;  // a SOCKET
 using NativeHandle = int;             // a file descriptor
 #endif
 
-/// How long to spin on a zero-timeout poll before sleeping in the kernel.
+/// How long to spin (on a zero-timeout poll, or on the shm ring in memory) before sleeping
+/// in the kernel. One per waiting direction of one end: plain members, no sharing.
 ///
 /// A peer that answers within microseconds (lockstep) is seen at once by a spinning waiter,
-/// instead of after a wake-up from an idle CPU (50-80 us on a virtual machine). But a spin
-/// occupies a core: with CPU-bound neighbours on a 2-core machine it keeps the peer from
-/// running, and the round trip grows tenfold. So the spin is kept only while it pays: each
-/// wait that caught the event while spinning earns credit, each that did not costs twice as
-/// much (a miss wastes the whole budget, a catch saves about one wake-up); without credit the
-/// waiter sleeps at once, and tries one spin every kProbeEvery waits to see if times changed.
+/// instead of after a wake-up from an idle CPU (50-80 us on this virtual machine). But a spin
+/// occupies a core, and where the peer needs that core it only delays the answer. Measured
+/// here (FIFO round trip, recorder stub, `scripts/bench.sh channels` and the same with all
+/// four processes pinned to one CPU): idle, spinning 12 us vs sleeping 29 us; beside two
+/// CPU-bound processes on the 2 cores, spinning 11 us vs sleeping 122 us (a sleeper loses
+/// its core to the neighbours); everything on one core, a fixed 60 us spin 144 us vs sleeping
+/// 24 us. So the spin is kept only while it pays: each wait that caught the event while
+/// spinning earns credit, each that did not costs twice as much (a miss wastes the whole
+/// budget, a catch saves about one wake-up); without credit the waiter sleeps at once, and
+/// tries one spin every kProbeEvery waits to see if times changed (one core: 28 us).
 class SpinPolicy {
  public:
   static constexpr std::chrono::microseconds kBudget{60};

@@ -1,4 +1,5 @@
 #include "deadline.hpp"
+#include "ready_wait.hpp"
 #include "path_registry.hpp"
 
 #include <cosim/wire/errors.hpp>
@@ -63,21 +64,8 @@ constexpr milliseconds kInitGrace{500};
 // means someone else keeps creating it.
 constexpr int kCreateAttempts = 5;
 
-// ---- spin policy ----
-// How long a waiting side spins before it sleeps on the futex. Sleeping costs the waker a
-// FUTEX_WAKE and the sleeper a wake-up: on the project's 2-core VM a 300-byte round trip
-// between two processes took ~1 us p50 with both sides spinning, ~12-20 us with both
-// sleeping (budget 0). The budget must outlast a sleeping peer's wake-up and answer, else a
-// probing side (below) never sees a spin pay. Idle machine: 20, 50 and 100 us all stayed at
-// ~1 us; with other builds loading both cores, runs that got back to ~1 us: 20 us 0/6,
-// 50 us 2/6, 100 us 3/6 (the others stayed asleep: the spinner held the CPU its peer needed).
-constexpr std::chrono::microseconds kSpinBudget{50};
-// Spinning does not pay when the peer is busy for longer (a dynamics step, a render) or is
-// itself waiting for a CPU (two CPU-bound processes on two cores): then each spin only takes
-// the CPU the peer needs. After this many consecutive spins that ended in sleeping, a side
-// sleeps at once, spinning again only every kReprobeEvery-th wait to see if spins pay again.
-constexpr int kFailedSpinsToStop = 3;
-constexpr unsigned kReprobeEvery = 16;
+// Spinning: detail::SpinPolicy (ready_wait.hpp), as for the FIFO and TCP channels; here the
+// spin reads the ring in memory instead of polling a descriptor.
 
 static_assert(std::atomic<std::uint64_t>::is_always_lock_free);
 static_assert(std::atomic<std::uint32_t>::is_always_lock_free);
@@ -247,30 +235,13 @@ bool process_alive(pid_t pid, std::uint64_t start_ticks) noexcept {
   return start_ticks == 0 || st.start_ticks == 0 || st.start_ticks == start_ticks;
 }
 
-/// Spin or sleep at once? See kSpinBudget. One per waiting direction of one end (the read
-/// and the write thread each have their own): plain members, no sharing.
-class SpinPolicy {
- public:
-  bool should_spin() noexcept {
-    if (failed_ < kFailedSpinsToStop) return true;
-    return ++waits_since_probe_ % kReprobeEvery == 0;
-  }
-  void record(bool paid) noexcept {
-    failed_ = paid ? 0 : std::min(failed_ + 1, kFailedSpinsToStop);
-    if (paid) waits_since_probe_ = 0;
-  }
-
- private:
-  int failed_ = 0;                  // consecutive spins that ended in sleeping
-  unsigned waits_since_probe_ = 0;  // waits that slept without spinning, since the last probe
-};
 
 /// This end's view of one ring.
 struct Direction {
   Ring* ring = nullptr;
   std::uint64_t position = 0;       // [bytes] our counter: head if we write, tail if we read
   std::uint64_t peer_position = 0;  // [bytes] last seen counter of the other end
-  SpinPolicy spin;
+  detail::SpinPolicy spin;
   Clock::time_point next_liveness_check{};  // pid checks at most once per wait slice
 
   // Unread bytes, reloading the producer's head only when the cached value shows < `want`.
@@ -452,8 +423,8 @@ struct ShmChannel::Impl {
   // before a stop, a dead peer or the timeout is reported, so a past deadline is one check.
   template <class Ready>
   std::error_code wait(Direction& dir, Ready ready, Clock::time_point deadline) {
-    if (Clock::now() < deadline && dir.spin.should_spin()) {
-      const auto spin_end = std::min(deadline, Clock::now() + kSpinBudget);
+    if (const auto budget = dir.spin.budget(); budget.count() > 0 && Clock::now() < deadline) {
+      const auto spin_end = std::min(deadline, Clock::now() + budget);
       bool paid = false;
       for (unsigned i = 1;; ++i) {
         if (ready()) {
@@ -463,7 +434,7 @@ struct ShmChannel::Impl {
         cpu_relax();
         if (i % 16 == 0 && (Clock::now() >= spin_end || stop_requested())) break;  // clock: ~20 ns, vDSO
       }
-      dir.spin.record(paid);
+      if (paid || spin_end < deadline) dir.spin.spun(paid);  // a spin cut short by the deadline proves nothing
       if (paid) return {};
     }
     Ring& ring = *dir.ring;

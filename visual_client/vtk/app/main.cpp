@@ -266,6 +266,7 @@ int main(int argc, char** argv) {
   double open_timeout_s = 10, frame_timeout_s = 30;
   std::string size = "1280x720", hud = "on";
   app.add_option("--channel", options.client.channel, cosim::protocol::valid_channel_forms() + ", as given to cosim-dynamics")->capture_default_str();
+  app.footer(cosim::protocol::channel_help() + "tcp: from another machine: set COSIM_TCP_TOKEN to the token cosim-dynamics printed.");
   cosim::util::add_path_option(app, "--scene", options.scene,
                  "scene folder or project file (default: the folder named after the model the dynamics "
                  "announces, lowercase, under $COSIM_SCENES_DIR or <install>/share/cosim/scenes; standalone: "

@@ -81,6 +81,10 @@ std::unique_ptr<wire::Channel> open_channel(const ChannelSpec& spec, ChannelRole
 /// The channel both sides use when none is given ("fifo:$TMPDIR/cosim-<euid>").
 std::string default_channel_text();
 
+/// One line per channel kind this build can open ("  tcp:HOST:PORT  TCP (Boost.Asio): ..."),
+/// for the programs' --help.
+std::string channel_help();
+
 /// The valid --channel forms of this build, for help and messages: "none, fifo:DIR or mem:NAME".
 std::string valid_channel_forms();
 
