@@ -89,6 +89,8 @@ PY
 )
   printf '%-5s %-9s ' raw "$label"
   $pin "$bin/cosim_bench_pingpong" --frame-bytes "$frame_bytes" --report-bytes "$report_bytes" --count "$frames"
+  printf '%-5s %-9s ' raw "$label"  # the like-with-like anchor for tcp:
+  $pin "$bin/cosim_bench_pingpong" --frame-bytes "$frame_bytes" --report-bytes "$report_bytes" --count "$frames" --tcp 1
 }
 
 if [[ $what == all || $what == codec ]]; then
