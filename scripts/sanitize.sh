@@ -44,7 +44,11 @@ export LSAN_OPTIONS="$common"
 
 cd "$build"
 rc=0
-ctest --output-on-failure --timeout 600 -L "unit|integration|hostile" "$@" || rc=$?
+# Unit suites two at a time (CPU-bound, the numeric ones take minutes under the sanitizers);
+# the integration and hostile suites one at a time (real processes and timeouts).
+ctest --output-on-failure --timeout 600 -j2 -L unit "$@" || rc=$?
+cp Testing/Temporary/LastTest.log Testing/Temporary/LastTest-unit.log
+ctest --output-on-failure --timeout 600 -L "integration|hostile" "$@" || rc=$?
 
 if [ "$rc" -ne 0 ]; then
   # The first lines of each sanitizer report in the failed tests' output: what, where
@@ -54,6 +58,6 @@ if [ "$rc" -ne 0 ]; then
        /ERROR: (Address|Leak)Sanitizer|runtime error:|^SUMMARY: [A-Za-z]+Sanitizer/ {
          print "  [" test "] " $0; frames = 4; next }
        frames > 0 && /^ +#[0-9]+ / { print "  [" test "]     " $0; frames-- }' \
-    Testing/Temporary/LastTest.log >&2 || true
+    Testing/Temporary/LastTest-unit.log Testing/Temporary/LastTest.log >&2 || true
 fi
 exit "$rc"
