@@ -67,6 +67,14 @@ TEST_F(LoopTest, TcpJoinsADynamicsAndARecorderInTwoNetworkNamespaces) {
 
   const std::string port = std::to_string(20000 + ::getpid() % 10000);
   const std::string listen = "tcp:0.0.0.0:" + port, remote = "tcp:10.231.0.1:" + port;
+  // A failing test kills the dynamics (SIGKILL): its token file must not outlive the test.
+  struct RemoveAtEnd {
+    std::filesystem::path file;
+    ~RemoveAtEnd() {
+      std::error_code ignored;
+      std::filesystem::remove(file, ignored);
+    }
+  } token_file{std::filesystem::temp_directory_path() / ("cosim-" + platform::user_tag() + "-tcp-" + port + ".token")};
   Process dynamics(*ip_exe,
                    {"netns", "exec", hosts.a(), (kBinDir / "cosim-dynamics").string(), "--backend", "kinematic",
                     "--channel", listen, "--out", run_dir().string(), "--open-timeout", "20", "--progress", "never",
