@@ -67,8 +67,8 @@ class LoopTest : public ::testing::Test {
     const std::string address = channel_.substr(channel_.find(':') + 1);
     if (kind_ == "fifo") return {fifo_dir() / "d2v", fifo_dir() / "v2d"};
     if (kind_ == "tcp") {
-      const std::string port = address.substr(address.rfind(':') + 1);
-      return {std::filesystem::temp_directory_path() / ("cosim-" + platform::user_tag() + "-tcp-" + port + ".token")};
+      const auto port = static_cast<std::uint16_t>(std::stoi(address.substr(address.rfind(':') + 1)));
+      return {protocol::tcp_token_file(port)};
     }
     if (kind_ == "shm") return {wire::ShmChannel::segment_path(address)};
     return {};

@@ -65,7 +65,8 @@ TEST_F(LoopTest, TcpJoinsADynamicsAndARecorderInTwoNetworkNamespaces) {
   TwoHosts hosts(*ip_exe, tmp_.path());
   if (!hosts.ok()) GTEST_SKIP() << "this machine refuses network namespaces or veth pairs (a container without them?)";
 
-  const std::string port = std::to_string(20000 + ::getpid() % 10000);
+  const auto port_number = static_cast<std::uint16_t>(20000 + ::getpid() % 10000);
+  const std::string port = std::to_string(port_number);
   const std::string listen = "tcp:0.0.0.0:" + port, remote = "tcp:10.231.0.1:" + port;
   // A failing test kills the dynamics (SIGKILL): its token file must not outlive the test.
   struct RemoveAtEnd {
@@ -74,7 +75,7 @@ TEST_F(LoopTest, TcpJoinsADynamicsAndARecorderInTwoNetworkNamespaces) {
       std::error_code ignored;
       std::filesystem::remove(file, ignored);
     }
-  } token_file{std::filesystem::temp_directory_path() / ("cosim-" + platform::user_tag() + "-tcp-" + port + ".token")};
+  } token_file{protocol::tcp_token_file(port_number)};
   Process dynamics(*ip_exe,
                    {"netns", "exec", hosts.a(), (kBinDir / "cosim-dynamics").string(), "--backend", "kinematic",
                     "--channel", listen, "--out", run_dir().string(), "--open-timeout", "20", "--progress", "never",

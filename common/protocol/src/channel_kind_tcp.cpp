@@ -57,21 +57,12 @@ HostPort split(std::string_view address, const std::string& text) {
 
 void check(std::string_view address, const std::string& text) { split(address, text); }
 
-// Both sides of one machine meet on this file: the dynamics writes the token there, a local
-// viewer reads it. Per user and port, in the user's temp folder.
-std::filesystem::path token_file(std::uint16_t port) {
-  std::error_code ec;
-  std::filesystem::path tmp = std::filesystem::temp_directory_path(ec);
-  if (ec) tmp = "/tmp";
-  return tmp / ("cosim-" + platform::user_tag() + "-tcp-" + std::to_string(port) + ".token");
-}
-
 wire::TcpOptions options(const ChannelSpec& spec, std::chrono::milliseconds open_timeout, const ChannelNotice& notice) {
   const HostPort hp = split(spec.address, spec.text);
   wire::TcpOptions o;
   o.host = hp.host;
   o.port = hp.port;
-  o.token_file = token_file(hp.port);
+  o.token_file = tcp_token_file(hp.port);
   o.open_timeout = open_timeout;
   o.notice = notice;
   return o;
@@ -128,3 +119,15 @@ ChannelKind tcp_channel_kind() {
 }
 
 }  // namespace cosim::protocol::detail
+
+namespace cosim::protocol {
+
+// Both sides of one machine meet on this file. Per user and port, in the user's temp folder.
+std::filesystem::path tcp_token_file(std::uint16_t port) {
+  std::error_code ec;
+  std::filesystem::path tmp = std::filesystem::temp_directory_path(ec);
+  if (ec) tmp = "/tmp";
+  return tmp / ("cosim-" + platform::user_tag() + "-tcp-" + std::to_string(port) + ".token");
+}
+
+}  // namespace cosim::protocol

@@ -1,4 +1,5 @@
 #include "deadline.hpp"
+#include "posix_text.hpp"
 #include "read_buffer.hpp"
 #include "path_registry.hpp"
 #include "ready_wait.hpp"
@@ -32,14 +33,15 @@ namespace fs = std::filesystem;
 using Clock = detail::Clock;
 using detail::Backoff;
 using detail::deadline_after;
+using detail::mode_text;
+using detail::os_error;
+using detail::owner_text;
 using detail::seconds_text;
 using std::chrono::milliseconds;
 using Kind = ChannelSetupError::Kind;
 
 constexpr const char* kD2v = "d2v";
 constexpr const char* kV2d = "v2d";
-
-std::string os_error(int err) { return std::system_category().message(err); }
 
 std::string spec(const fs::path& dir) { return "fifo:" + dir.string(); }
 
@@ -70,11 +72,6 @@ class UniqueFd {
  private:
   int fd_ = -1;
 };
-
-std::string owner_text(const struct stat& st) {
-  return "owned by uid " + std::to_string(st.st_uid) + ", not by this user (uid " +
-         std::to_string(::geteuid()) + ")";
-}
 
 // A FIFO we open must be a FIFO owned by us: anything else could be someone's trap.
 void check_fifo_fd(int fd, const std::string& where) {
@@ -234,9 +231,7 @@ std::unique_ptr<FifoChannel> FifoChannel::listen(const FifoOptions& options) {
     fail(Kind::bad_input, where + ": directory is " + owner_text(st) + "; refusing it");
   }
   if ((st.st_mode & 077) != 0) {
-    char mode[8];
-    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
-    fail(Kind::bad_input, where + ": directory is accessible by group/others (mode " + mode +
+    fail(Kind::bad_input, where + ": directory is accessible by group/others (mode " + mode_text(st.st_mode) +
                               "); chmod 700 it or use another directory");
   }
 
@@ -333,9 +328,7 @@ std::unique_ptr<FifoChannel> FifoChannel::connect(const FifoOptions& options) {
       fail(Kind::bad_input, where + ": directory is " + owner_text(st) + "; refusing it");
     }
     if ((st.st_mode & 077) != 0) {  // as the dynamics checks it: others could read the frames
-      char mode[8];
-      std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
-      fail(Kind::bad_input, where + ": directory is accessible by group/others (mode " + mode +
+      fail(Kind::bad_input, where + ": directory is accessible by group/others (mode " + mode_text(st.st_mode) +
                                 "); chmod 700 it or use another directory");
     }
 

@@ -11,6 +11,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
+#include <string_view>
 
 namespace cosim::wire::detail {
 namespace {
@@ -33,6 +35,17 @@ PollFd poll_fd(NativeHandle handle, Ready what) {
 }
 
 }  // namespace
+
+SpinMode spin_mode() noexcept {
+  static const SpinMode mode = [] {
+    const char* text = std::getenv("COSIM_SPIN");
+    const std::string_view value = text != nullptr ? text : "";
+    if (value == "always") return SpinMode::always;
+    if (value == "never") return SpinMode::never;
+    return SpinMode::adaptive;
+  }();
+  return mode;
+}
 
 std::error_code wait_ready(NativeHandle handle, Ready what, Clock::time_point deadline, SpinPolicy& spin) {
   if (const auto budget = spin.budget(); budget.count() > 0) {

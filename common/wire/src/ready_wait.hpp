@@ -30,6 +30,12 @@ using NativeHandle = int;             // a file descriptor
 /// spinning earns credit, each that did not costs twice as much (a miss wastes the whole
 /// budget, a catch saves about one wake-up); without credit the waiter sleeps at once, and
 /// tries one spin every kProbeEvery waits to see if times changed (one core: 28 us).
+/// How SpinPolicy decides, from COSIM_SPIN (adaptive, the default; always: the fixed
+/// kBudget spin of earlier versions; never: sleep at once). Read once per process. For the
+/// benchmarks that compare the three (README, Performance), not for users.
+enum class SpinMode { adaptive, always, never };
+SpinMode spin_mode() noexcept;
+
 class SpinPolicy {
  public:
   static constexpr std::chrono::microseconds kBudget{60};
@@ -38,6 +44,7 @@ class SpinPolicy {
 
   /// The spin budget of the next wait: kBudget or zero.
   std::chrono::microseconds budget() noexcept {
+    if (mode_ != SpinMode::adaptive) return mode_ == SpinMode::always ? kBudget : std::chrono::microseconds::zero();
     if (credit_ > 0) return kBudget;
     if (++waits_without_spin_ < kProbeEvery) return std::chrono::microseconds::zero();
     waits_without_spin_ = 0;
@@ -56,6 +63,7 @@ class SpinPolicy {
   bool spinning() const noexcept { return credit_ > 0; }
 
  private:
+  SpinMode mode_ = spin_mode();
   int credit_ = kMaxCredit / 2;
   int waits_without_spin_ = 0;
 };

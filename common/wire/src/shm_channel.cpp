@@ -1,7 +1,9 @@
 #include "deadline.hpp"
+#include "posix_text.hpp"
 #include "ready_wait.hpp"
 #include "path_registry.hpp"
 
+#include <cosim/util/text.hpp>
 #include <cosim/wire/errors.hpp>
 #include <cosim/wire/interrupt.hpp>
 #include <cosim/wire/shm_channel.hpp>
@@ -42,6 +44,9 @@ namespace {
 namespace bip = boost::interprocess;
 using Clock = detail::Clock;
 using detail::Backoff;
+using detail::mode_text;
+using detail::os_error;
+using detail::owner_text;
 using detail::deadline_after;
 using detail::seconds_text;
 using std::chrono::milliseconds;
@@ -127,8 +132,6 @@ struct Segment {
 
 // ---- small helpers ----
 
-std::string os_error(int err) { return std::system_category().message(err); }
-
 std::string boost_error(const bip::interprocess_exception& e) {
   return e.get_native_error() != 0 ? os_error(e.get_native_error()) : std::string(e.what());
 }
@@ -136,33 +139,6 @@ std::string boost_error(const bip::interprocess_exception& e) {
 [[noreturn]] void fail(Kind kind, const std::string& what) { throw ChannelSetupError(kind, what); }
 
 std::string segment_name(std::string_view name) { return kSegmentPrefix + std::string(name); }
-
-std::string owner_text(const struct stat& st) {
-  return "owned by uid " + std::to_string(st.st_uid) + ", not by this user (uid " +
-         std::to_string(::geteuid()) + ")";
-}
-
-std::string mode_text(mode_t mode) {
-  char text[8];
-  std::snprintf(text, sizeof text, "%04o", static_cast<unsigned>(mode & 07777));
-  return text;
-}
-
-// Names in messages stay one line: control and non-ASCII bytes are shown as \xNN.
-std::string printable(std::string_view s) {
-  std::string out;
-  for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u >= 0x20 && u < 0x7f) {
-      out += c;
-    } else {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\x%02x", u);
-      out += hex;
-    }
-  }
-  return out;
-}
 
 bool valid_name_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
@@ -480,7 +456,7 @@ std::string ShmChannel::name_problem(std::string_view name) {
   }
   for (const char c : name) {
     if (!valid_name_char(c)) {
-      return "NAME '" + printable(name) + "' holds '" + printable({&c, 1}) +
+      return "NAME '" + util::printable(name) + "' holds '" + util::printable({&c, 1}) +
              "'; use only letters, digits, '.', '_' and '-'";
     }
   }

@@ -169,7 +169,7 @@ TEST(Shm, BadNamesAreRefusedWithTheReason) {
   EXPECT_EQ(ShmChannel::name_problem(std::string(kShmMaxNameBytes, 'a')), "");
   EXPECT_EQ(ShmChannel::name_problem("Run_1.test-2"), "");
   for (const auto& bad : std::vector<std::pair<std::string, std::string>>{
-           {"", "empty NAME"}, {too_long, "at most 100"}, {"a/b", "'/'"}, {"x y", "' '"}, {"new\nline", "\\x0a"}}) {
+           {"", "empty NAME"}, {too_long, "at most 100"}, {"a/b", "'/'"}, {"x y", "' '"}, {"new\nline", "new\\nline"}}) {
     const std::string& name = bad.first;  // (not a structured binding: lambdas below capture it)
     const std::string& part = bad.second;
     SCOPED_TRACE(name);

@@ -6,6 +6,7 @@
 /// the table (src/channel_spec.cpp); the conformance suite then runs on it unchanged.
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <span>
@@ -77,6 +78,10 @@ ChannelSpec parse_channel_spec(std::string_view text);
 /// `notice` gets the lines the user should see (see ChannelNotice). Throws wire::ChannelSetupError.
 std::unique_ptr<wire::Channel> open_channel(const ChannelSpec& spec, ChannelRole role, std::chrono::milliseconds open_timeout,
                                             const ChannelNotice& notice = {});
+
+/// Where the dynamics on `tcp:HOST:PORT` writes its session token and a viewer on the same
+/// machine reads it: "$TMPDIR/cosim-<user>-tcp-<PORT>.token" (Windows: in %TEMP%).
+std::filesystem::path tcp_token_file(std::uint16_t port);
 
 /// The channel both sides use when none is given ("fifo:$TMPDIR/cosim-<euid>").
 std::string default_channel_text();
