@@ -30,8 +30,10 @@ int main(int argc, char** argv) {
   try {
     const auto facts = cosim::report::read_run(run_dir);
     for (const auto& note : facts.notes) std::fprintf(stderr, "cosim-report: note: %s\n", note.c_str());
-    const auto pngs = cosim::report::write_report(run_dir, facts, width, height, compare_run);
-    std::printf("report: %s (%zu plots)\n", cosim::platform::utf8(run_dir / "report.md").c_str(), pngs.size());
+    const auto written = cosim::report::write_report(run_dir, facts, width, height, compare_run);
+    // The plots are drawn, but what gnuplot said about them is not swallowed.
+    for (const auto& said : written.gnuplot_messages) std::fprintf(stderr, "cosim-report: gnuplot: %s\n", said.c_str());
+    std::printf("report: %s (%zu plots)\n", cosim::platform::utf8(run_dir / "report.md").c_str(), written.pngs.size());
     return cosim::util::kExitOk;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "cosim-report: error: %s\n", e.what());

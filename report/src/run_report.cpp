@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <initializer_list>
+#include <span>
 #include <stdexcept>
 
 #include <boost/property_tree/json_parser.hpp>
@@ -12,6 +14,7 @@
 
 #include "cosim/platform/paths.hpp"
 #include "cosim/platform/process.hpp"
+#include "cosim/report/plot_axes.hpp"
 #include "cosim/util/csv_reader.hpp"
 
 namespace cosim::report {
@@ -49,10 +52,11 @@ std::vector<double> worst_over(const util::CsvTable& table, const std::vector<st
 struct DifferenceColumn {
   const char* column;
   const char* label;
+  const char* unit;
 };
-constexpr DifferenceColumn kDifferenceColumns[] = {{"roller1_z_m", "position [m]"},
-                                                   {"roller1_vz_m_per_s", "velocity [m/s]"},
-                                                   {"roller1_az_m_per_s2", "acceleration [m/s²]"}};
+constexpr DifferenceColumn kDifferenceColumns[] = {{"roller1_z_m", "position [m]", "m"},
+                                                   {"roller1_vz_m_per_s", "velocity [m/s]", "m/s"},
+                                                   {"roller1_az_m_per_s2", "acceleration [m/s²]", "m/s²"}};
 
 /// World-frame speeds and their references (seed 002's outputs): {actual, reference}.
 constexpr const char* kSpeedColumns[3][2] = {{"vx_m_per_s", "vx_ref_m_per_s"},
@@ -141,8 +145,10 @@ std::string joint_column(const Loaded& l, const std::string& leaf, const char* u
   return "";
 }
 
-/// Runs gnuplot on script inside dir; throws with gnuplot's stderr on failure.
-void run_gnuplot(const fs::path& dir, const fs::path& script) {
+/// Runs gnuplot on script inside dir; throws with gnuplot's stderr on failure. Returns what it
+/// wrote on stderr all the same (warnings), kept in <name>.gnuplot.err beside the script; empty
+/// (and no file) when it said nothing.
+std::string run_gnuplot(const fs::path& dir, const fs::path& script) {
   fs::path err_path = dir / script.stem();
   err_path += ".gnuplot.err";
   int code = 0;
@@ -159,12 +165,15 @@ void run_gnuplot(const fs::path& dir, const fs::path& script) {
     }
     throw std::runtime_error(std::string(e.what()) + ": cannot draw " + platform::utf8(script));
   }
-  if (code != 0) {
+  std::string err;
+  {
     std::ifstream err_in(err_path);
-    const std::string err((std::istreambuf_iterator<char>(err_in)), std::istreambuf_iterator<char>());
-    throw std::runtime_error("gnuplot failed on " + platform::utf8(script) + ": " + err);
+    err.assign(std::istreambuf_iterator<char>(err_in), std::istreambuf_iterator<char>());
   }
-  fs::remove(err_path);
+  if (code != 0) throw std::runtime_error("gnuplot failed on " + platform::utf8(script) + ": " + err);
+  while (!err.empty() && (err.back() == '\n' || err.back() == '\r')) err.pop_back();
+  if (err.empty()) fs::remove(err_path);
+  return err;
 }
 
 /// A string inside gnuplot's single quotes, where only a doubled quote is special.
@@ -256,8 +265,7 @@ RunFacts read_run(const fs::path& run_dir) {
   return f;
 }
 
-std::vector<fs::path> write_report(const fs::path& run_dir, const RunFacts& f, int w, int h,
-                                   const fs::path& compare_run) {
+WrittenReport write_report(const fs::path& run_dir, const RunFacts& f, int w, int h, const fs::path& compare_run) {
   const Loaded l = load(run_dir);
   const bool compare = !compare_run.empty();
   const Loaded other = compare ? load(compare_run) : Loaded{};
@@ -274,52 +282,90 @@ std::vector<fs::path> write_report(const fs::path& run_dir, const RunFacts& f, i
   }
   const fs::path plots = run_dir / "plots";
   fs::create_directories(plots);
-  std::vector<fs::path> pngs;
+  WrittenReport written;
   const auto emit = [&](const std::string& name, const std::string& body) {
     const fs::path script = plots / (name + ".gp");
     std::ofstream(script) << header(w, h, name + ".png") << body;
-    run_gnuplot(plots, script);
-    pngs.push_back(plots / (name + ".png"));
+    if (const std::string said = run_gnuplot(plots, script); !said.empty()) {
+      written.gnuplot_messages.push_back(platform::utf8(script) + ": " + said);
+    }
+    written.pngs.push_back(plots / (name + ".png"));
   };
   const std::string dyn = "'../dynamics.csv' skip 1", prb = "'../probes.csv' skip 1";
   const util::CsvTable& d = l.dynamics;
   const util::CsvTable& p = l.probes;
   const bool have_reports = p.rows() > 0 && !f.probes.empty();
   const std::string probe = f.probes.empty() ? "" : f.probes.front();
+  // Every axis is chosen here from the values gnuplot will draw (see plot_axes.hpp): time runs
+  // across the whole width, the panels of a plot are stacked 1, 2 or 3 high.
+  const auto bounds_of = [](std::initializer_list<std::span<const double>> columns) {
+    Bounds b;
+    for (const auto column : columns) b.add(column);
+    return b;
+  };
+  const auto time_axis = [&](const Bounds& t_s) { return linear_axis(t_s, panel_x_room(w, 1), 1.0, "s"); };
+  // The y axis of one panel and its note (`when_zero` says why a series can be all zero).
+  const double note_px = panel_x_room(w, 1).length_px;
+  const auto y_panel = [&](const Axis& y, const std::string& when_zero = "") {
+    return axis_commands('y', y) + note_label(y.note == "all zero" && !when_zero.empty() ? when_zero : y.note, note_px);
+  };
 
-  // 1. The path traversed: dynamic probe, virtual probe, reference.
+  // 1. The path traversed: dynamic probe, virtual probe, reference, X and Y at one scale.
   if (!probe.empty() && d.has(probe + "/x_m")) {
-    std::string body = "set title 'Path of " + probe + "' noenhanced\nset xlabel 'X [m]'\nset ylabel 'Y [m]'\nset size ratio -1\nplot " +
-                       dyn + " using " + col(d, probe + "/x_m") + ":" + col(d, probe + "/y_m") +
-                       " with lines lw 2 lc rgb '#1f77b4' title 'dynamic'";
+    Bounds x = bounds_of({d.column(probe + "/x_m")}), y = bounds_of({d.column(probe + "/y_m")});
+    std::string curves = dyn + " using " + col(d, probe + "/x_m") + ":" + col(d, probe + "/y_m") +
+                         " with lines lw 2 lc rgb '#1f77b4' title 'dynamic'";
     if (have_reports) {
-      body += ", " + prb + " using " + col(p, probe + "/virtual_x_m") + ":" + col(p, probe + "/virtual_y_m") +
-              " with points pt 7 ps 0.35 lc rgb '#d62728' title 'virtual'";
+      x.add(p.column(probe + "/virtual_x_m"));
+      y.add(p.column(probe + "/virtual_y_m"));
+      curves += ", " + prb + " using " + col(p, probe + "/virtual_x_m") + ":" + col(p, probe + "/virtual_y_m") +
+                " with points pt 7 ps 0.35 lc rgb '#d62728' title 'virtual'";
     }
     if (d.has("x_ref_m")) {
-      body += ", " + dyn + " using " + col(d, "x_ref_m") + ":" + col(d, "y_ref_m") +
-              " with lines dt 2 lc rgb 'gray40' title 'reference (chassis centre)'";
+      x.add(d.column("x_ref_m"));
+      y.add(d.column("y_ref_m"));
+      curves += ", " + dyn + " using " + col(d, "x_ref_m") + ":" + col(d, "y_ref_m") +
+                " with lines dt 2 lc rgb 'gray40' title 'reference (chassis centre)'";
     }
-    emit("path", body + "\n");
+    // A probe at rest is a point in 0.2 m of floor around it.
+    const MapAxes map = map_axes(x, y, panel_x_room(w, 1), panel_y_room(h, 1), 0.1, "m");
+    emit("path", "set title 'Path of " + probe +
+                     "' noenhanced\nset xlabel 'X [m]'\nset ylabel 'Y [m]'\nset size ratio -1\n" + axis_commands('x', map.x) +
+                     axis_commands('y', map.y) + note_label(map.note, note_px) + "plot " + curves + "\n");
   }
 
   // 2. Virtual minus dynamic, at the frame's time and at the report's arrival.
   if (have_reports) {
     const std::string t = col(p, "t_frame_s");
-    std::string body = "set multiplot layout 2,1 title 'Virtual minus dynamic probe " + probe + "' noenhanced\n";
-    for (const auto& [label, prefix] : {std::pair<std::string, std::string>{"same time", "dynamic_"},
-                                        std::pair<std::string, std::string>{"at arrival", "dynamic_at_arrival_"}}) {
-      body += "set ylabel '" + label + " [m]'\nset xlabel 't [s]'\nplot ";
+    std::string body = "set multiplot layout 2,1 title 'Virtual minus dynamic probe " + probe + "' noenhanced\n" +
+                       "set xlabel 't [s]'\n" + axis_commands('x', time_axis(bounds_of({p.column("t_frame_s")})));
+    struct Panel {
+      const char* label;
+      const char* prefix;
+      std::string when_zero;
+    };
+    const Panel panels[] = {
+        {"same time", "dynamic_", "all zero: the visual side puts the probe exactly where the dynamics does"},
+        {"at arrival", "dynamic_at_arrival_",
+         f.mode == "lockstep" ? "all zero (lockstep: the visual side shows every frame)" : "all zero"}};
+    for (const Panel& panel : panels) {
       const char* colors[] = {"#1f77b4", "#2ca02c", "#9467bd"};
+      Bounds diff_m;
+      std::string curves;
       int i = 0;
       for (const char* axis : {"x", "y", "z"}) {
-        if (i > 0) body += ", ";
-        body += prb + " using " + t + ":(column(" + col(p, probe + "/virtual_" + axis + "_m") + ")-column(" +
-                col(p, probe + "/" + prefix + axis + "_m") + ")) with lines lc rgb '" + colors[i] + "' title 'Δ" +
-                static_cast<char>(std::toupper(axis[0])) + "'";
+        const std::string virtual_column = probe + "/virtual_" + axis + "_m";
+        const std::string dynamic_column = probe + "/" + panel.prefix + axis + "_m";
+        const auto virtual_m = p.column(virtual_column), dynamic_m = p.column(dynamic_column);
+        for (std::size_t r = 0; r < virtual_m.size(); ++r) diff_m.add(virtual_m[r] - dynamic_m[r]);
+        curves += (i > 0 ? ", " : "") + prb + " using " + t + ":(column(" + col(p, virtual_column) + ")-column(" +
+                  col(p, dynamic_column) + ")) with lines lc rgb '" + colors[i] + "' title 'Δ" +
+                  static_cast<char>(std::toupper(axis[0])) + "'";
         ++i;
       }
-      body += "\n";
+      // Differences of a few mm are what a lagging visual side shows: a zero line on ±1 mm.
+      body += "set ylabel '" + std::string(panel.label) + " [m]'\n" +
+              y_panel(linear_axis(diff_m, panel_y_room(h, 2), 1e-3, "m"), panel.when_zero) + "plot " + curves + "\n";
     }
     emit("virtual_minus_dynamic", body + "unset multiplot\n");
   }
@@ -336,82 +382,166 @@ std::vector<fs::path> write_report(const fs::path& run_dir, const RunFacts& f, i
              color + "' " + (compare ? "title '" + gnuplot_quoted(title) + "' noenhanced" : std::string("notitle"));
     };
     const std::string other_file = compare ? "'" + gnuplot_quoted(platform::utf8(fs::absolute(compare_run) / "dynamics.csv")) + "' skip 1" : "";
-    const auto plot = [&](const std::string& leaf, const char* unit, const std::string& ref) {
-      std::string line = "plot " + curve(l, dyn, leaf, unit, ref, folder_label(run_dir), "#1f77b4");
-      if (compare) line += ", " + curve(other, other_file, leaf, unit, ref, folder_label(compare_run), "#d62728");
-      return line + "\n";
+    struct Quantity {
+      const char* leaf;
+      const char* column_unit;
+      const char* ref;
+      const char* label;
+      const char* unit;
     };
+    const Quantity quantities[] = {{"x", "_m", "x_ref_m", "X − X_{ref} [m]", "m"},
+                                   {"y", "_m", "y_ref_m", "Y − Y_{ref} [m]", "m"},
+                                   {"phi", "_rad", "phi_ref_rad", "φ − φ_{ref} [rad]", "rad"}};
+    // What gnuplot draws, for the axes: the rows after the transient, of both runs.
+    Bounds t_s, deviation[3];
+    for (const Loaded* run : {&l, &other}) {
+      if (run == &other && !compare) continue;
+      const auto t = run->dynamics.column("t_s");
+      for (std::size_t r = 0; r < t.size(); ++r) {
+        if (t[r] >= kTransient_s) t_s.add(t[r]);
+      }
+      for (std::size_t q = 0; q < std::size(quantities); ++q) {
+        const auto actual = run->dynamics.column(joint_column(*run, quantities[q].leaf, quantities[q].column_unit));
+        const auto reference = run->dynamics.column(quantities[q].ref);
+        for (std::size_t r = 0; r < t.size(); ++r) {
+          if (t[r] >= kTransient_s) deviation[q].add(actual[r] - reference[r]);
+        }
+      }
+    }
+    AxisRoom t_room = panel_x_room(w, 1);
+    // The key beside the plot takes the longest folder name and its line sample.
+    if (compare) {
+      const std::size_t key_chars = std::max(folder_label(run_dir).size(), folder_label(compare_run).size()) + 8;
+      t_room.length_px = std::max(40.0, t_room.length_px - kCharWidth_px * static_cast<double>(key_chars));
+    }
     std::string body = "set multiplot layout 3,1 title 'Deviation from the reference, t ≥ " + fmt("%g", kTransient_s) +
-                       " s'\nset format y '%.1e'\n" + (compare ? "set key outside right top\n" : "") +
-                       "set ylabel 'X − X_{ref} [m]'\n" + plot("x", "_m", "x_ref_m") +
-                       "set ylabel 'Y − Y_{ref} [m]'\n" + plot("y", "_m", "y_ref_m") +
-                       "set ylabel 'φ − φ_{ref} [rad]'\nset xlabel 't [s]'\n" + plot("phi", "_rad", "phi_ref_rad") +
-                       "unset multiplot\n";
-    emit("deviation", body);
+                       " s'\n" + (compare ? "set key outside right top\n" : "") + "set xlabel 't [s]'\n" +
+                       axis_commands('x', linear_axis(t_s, t_room, 1.0, "s"));
+    for (std::size_t i = 0; i < std::size(quantities); ++i) {
+      const Quantity& q = quantities[i];
+      std::string line = "plot " + curve(l, dyn, q.leaf, q.column_unit, q.ref, folder_label(run_dir), "#1f77b4");
+      if (compare) line += ", " + curve(other, other_file, q.leaf, q.column_unit, q.ref, folder_label(compare_run), "#d62728");
+      // Deviations are mm (mrad) after the transient: a zero line on ±1 mm (±1 mrad).
+      body += std::string("set ylabel '") + q.label + "'\n" +
+              y_panel(linear_axis(deviation[i], panel_y_room(h, 3), 1e-3, q.unit),
+                      "all zero: the pose follows its reference exactly") +
+              line + "\n";
+    }
+    emit("deviation", body + "unset multiplot\n");
   }
 
-  // 4. Delay histograms: in frames and round trip in microseconds.
+  // 4. Delay histograms: in frames and round trip in microseconds, each panel titled with
+  // what it leaves out (or that it shows everything, up to the max).
   if (have_reports) {
-    const double rtt_bin = std::max(1.0, std::ceil(f.rtt_us.p99 / 40.0));
+    const AxisRoom x_room = panel_x_room(w, 2), count_room = panel_y_room(h, 1);
+    // Delays in frames: few distinct values, all shown, one bin each.
+    const Histogram frames = histogram(p.column("delay_frames"), x_room, count_room,
+                                       {.bin = 1, .unit = "frames", .integer_values = true});
+    // Round trips: the bulk up to twice the p99 when the max lies beyond (one stall would
+    // squeeze every other report into a corner), at least 10 µs.
+    const Histogram rtt =
+        histogram(p.column("rtt_us"), x_room, count_room, {.clip_factor = 2, .min_range = 10, .unit = "µs"});
+    // Each panel's title, on as many lines as its half of the width needs.
+    const auto shown = [&](const Histogram& hist, const std::string& max) {
+      return "set title " + gnuplot_lines(hist.note.empty() ? "all shown, max " + max : hist.note, 0.5 * w - 20) +
+             " font ',10' noenhanced\n";
+    };
     std::string body = "set multiplot layout 1,2 title 'Probe report delays (" + std::to_string(p.rows()) +
-                       " reports)'\nset style fill solid 0.6\nset ylabel 'reports'\n"
-                       "bin(x,w) = w*floor(x/w + 0.5)\n"
-                       "set xlabel 'delay [frames]'\nset boxwidth 0.8\nset xrange [-0.5:" + fmt("%g", f.delay_frames.max + 0.5) +
-                       "]\nset xtics " + (f.delay_frames.max <= 20 ? std::string("1") : std::string("autofreq")) + "\nplot " +
-                       prb + " using (bin(column(" + col(p, "delay_frames") +
-                       "),1)):(1.0) smooth frequency with boxes lc rgb '#1f77b4' notitle\n"
-                       "set xlabel 'round trip Frame → ProbeReport [µs]'\nset xtics autofreq\nset boxwidth " +
-                       fmt("%g", 0.8 * rtt_bin) + "\nset xrange [0:" + fmt("%g", std::max(2 * f.rtt_us.p99, 10.0)) +
-                       "]\nplot " + prb + " using (bin(column(" + col(p, "rtt_us") + ")," + fmt("%g", rtt_bin) +
-                       ")):(1.0) smooth frequency with boxes lc rgb '#ff7f0e' notitle\nunset multiplot\n";
+                       " reports)'\nset style fill solid 0.6\nbin(x,w) = w*floor(x/w + 0.5)\n";
+    body += shown(frames, fmt("%g", frames.max) + (frames.max == 1 ? " frame" : " frames")) +
+            "set xlabel 'delay [frames]'\nset ylabel 'reports [per 1-frame bin]'\nset boxwidth 0.8\n" +
+            axis_commands('x', frames.x) + axis_commands('y', frames.count) + "plot " + prb + " using (bin(column(" +
+            col(p, "delay_frames") + "),1)):(1.0) smooth frequency with boxes lc rgb '#1f77b4' notitle\n";
+    // The bin width exactly as binned here (17 digits), so that gnuplot's bins are these.
+    body += shown(rtt, with_unit(rtt.max, "µs")) + "set xlabel " +
+            gnuplot_lines("round trip Frame → ProbeReport [µs]", 0.5 * w - 20) + "\nset ylabel 'reports [per " +
+            fmt("%g", rtt.bin) + " µs bin]'\nset boxwidth " + fmt("%.17g", 0.8 * rtt.bin) + "\n" +
+            axis_commands('x', rtt.x) + axis_commands('y', rtt.count) + "plot " + prb + " using (bin(column(" +
+            col(p, "rtt_us") + ")," + fmt("%.17g", rtt.bin) +
+            ")):(1.0) smooth frequency with boxes lc rgb '#ff7f0e' notitle\nunset multiplot\n";
     emit("delay_histogram", body);
   }
 
   // 5. The contact of a wheel on the floor (omniwheel): where it is, how it slides, the forces.
   const std::string x_joint = joint_column(l, "x", "_m"), y_joint = joint_column(l, "y", "_m");
   if (d.has("px_m") && d.has("py_m") && !x_joint.empty() && !y_joint.empty()) {
+    const MapAxes map = map_axes(bounds_of({d.column("px_m"), d.column(x_joint)}),
+                                 bounds_of({d.column("py_m"), d.column(y_joint)}), panel_x_room(w, 1), panel_y_room(h, 1),
+                                 0.1, "m");
     emit("contact_trail", "set title 'Contact point on the floor and wheel centre'\nset xlabel 'X [m]'\nset ylabel 'Y [m]'\n"
-                          "set size ratio -1\nplot " + dyn + " using " + col(d, "px_m") + ":" + col(d, "py_m") +
+                          "set size ratio -1\n" + axis_commands('x', map.x) + axis_commands('y', map.y) +
+                          note_label(map.note, note_px) + "plot " + dyn + " using " + col(d, "px_m") + ":" + col(d, "py_m") +
                           " with points pt 7 ps 0.3 lc rgb '#d62728' title 'contact point', " + dyn + " using " +
                           col(d, x_joint) + ":" + col(d, y_joint) + " with lines lw 1.5 lc rgb '#1f77b4' title 'wheel centre'\n");
   }
   if (d.has("mu_axial_m") && d.has("slip_m_per_s") && d.has("contact_roller")) {
-    const std::string t = col(d, "t_s");
-    emit("contact", "set multiplot layout 3,1 title 'Contact: roller, axial offset, slip'\nset ylabel 'roller'\n"
-                    "set ytics 1\nplot " + dyn + " using " + t + ":" + col(d, "contact_roller") +
-                    " with steps lc rgb '#1f77b4' notitle\nset ytics autofreq\nset ylabel 'μ_{ax} [m]'\nplot " + dyn +
-                    " using " + t + ":" + col(d, "mu_axial_m") + " with points pt 7 ps 0.3 lc rgb '#d62728' notitle\n"
-                    "set ylabel '|v_P| [m/s]'\nset xlabel 't [s]'\nset logscale y\nset format y '10^{%T}'\nplot " + dyn +
-                    " using " + t + ":(column(" + col(d, "slip_m_per_s") + ") > 0 ? column(" + col(d, "slip_m_per_s") +
-                    ") : NaN) with lines lc rgb '#2ca02c' notitle\nunset multiplot\n");
+    const std::string t = col(d, "t_s"), slip = col(d, "slip_m_per_s");
+    const AxisRoom y_room = panel_y_room(h, 3);
+    const Axis slip_axis = log_axis(bounds_of({d.column("slip_m_per_s")}), y_room, 1e-3, "m/s");
+    // Roller numbers are steps: half a roller of room above and below, so that the top and
+    // bottom ones are not drawn on the border.
+    const Bounds rollers = bounds_of({d.column("contact_roller")});
+    Bounds roller_room = rollers;
+    if (rollers.count > 0) {
+      roller_room.add(rollers.min - 0.5);
+      roller_room.add(rollers.max + 0.5);
+    }
+    Axis roller_axis = linear_axis(roller_room, y_room, 1, "", true);
+    if (rollers.count > 0 && rollers.min == rollers.max) roller_axis.note = "constant: roller " + fmt("%g", rollers.min);
+    // On the log axis what is > 0 (the note counts the rest); all zero, drawn as it is.
+    const std::string slip_values = slip_axis.log ? "(column(" + slip + ") > 0 ? column(" + slip + ") : NaN)" : slip;
+    emit("contact", "set multiplot layout 3,1 title 'Contact: roller, axial offset, slip'\nset xlabel 't [s]'\n" +
+                    axis_commands('x', time_axis(bounds_of({d.column("t_s")}))) + "set ylabel 'roller in contact [number]'\n" +
+                    y_panel(roller_axis) + "plot " + dyn +
+                    " using " + t + ":" + col(d, "contact_roller") + " with steps lc rgb '#1f77b4' notitle\n"
+                    "set ylabel 'μ_{ax} [m]'\n" + y_panel(linear_axis(bounds_of({d.column("mu_axial_m")}), y_room, 1e-3, "m")) +
+                    "plot " + dyn + " using " + t + ":" + col(d, "mu_axial_m") + " with points pt 7 ps 0.3 lc rgb '#d62728' notitle\n"
+                    "set ylabel '|v_P| [m/s]'\n" + y_panel(slip_axis) + "plot " + dyn + " using " + t + ":" + slip_values +
+                    " with lines lc rgb '#2ca02c' notitle\nunset multiplot\n");
   }
   if (d.has("normal_N") && d.has("ft_x_N") && d.has("ft_y_N") && d.has("servo_torque_N_m")) {
     const std::string t = col(d, "t_s");
+    const AxisRoom y_room = panel_y_room(h, 3);
     // N = M·g exactly (the centre of mass stays at height R); drawn is what the accelerations
-    // say minus it, a check of the assembly at rounding level.
-    const std::string normal_panel =
-        d.has("normal_check_N")
-            ? "set ylabel 'Σ m (a_z + g) − N [N]'\nset format y '%.0e'\nplot " + dyn + " using " + t + ":(column(" +
-                  col(d, "normal_check_N") + ")-column(" + col(d, "normal_N") +
-                  ")) with lines lc rgb '#ff7f0e' notitle\nset format y '%g'\n"
-            : "set ylabel 'normal [N]'\nplot " + dyn + " using " + t + ":" + col(d, "normal_N") +
-                  " with lines lc rgb '#1f77b4' notitle\n";
+    // say minus it, a check of the assembly at rounding level (a zero line on ±1e-12 N).
+    std::string normal_panel;
+    if (d.has("normal_check_N")) {
+      const auto check_N = d.column("normal_check_N"), normal_N = d.column("normal_N");
+      Bounds residual_N;
+      for (std::size_t r = 0; r < check_N.size(); ++r) residual_N.add(check_N[r] - normal_N[r]);
+      normal_panel = "set ylabel 'Σ m (a_z + g) − N [N]'\n" +
+                     y_panel(linear_axis(residual_N, y_room, 1e-12, "N"), "all zero: the assembly agrees to the last bit") +
+                     "plot " + dyn + " using " + t + ":(column(" + col(d, "normal_check_N") + ")-column(" +
+                     col(d, "normal_N") + ")) with lines lc rgb '#ff7f0e' notitle\n";
+    } else {
+      normal_panel = "set ylabel 'normal [N]'\n" + y_panel(linear_axis(bounds_of({d.column("normal_N")}), y_room, 1, "N")) +
+                     "plot " + dyn + " using " + t + ":" + col(d, "normal_N") + " with lines lc rgb '#1f77b4' notitle\n";
+    }
     emit("contact_forces", "set multiplot layout 3,1 title 'Floor and servo reactions (N = M g = " +
-                               fmt("%.6g", d.rows() > 0 ? d.column("normal_N")[0] : 0.0) + " N)'\n" + normal_panel +
-                               "set ylabel 'friction [N]'\nplot " + dyn + " using " + t + ":" + col(d, "ft_x_N") +
-                               " with lines lc rgb '#2ca02c' title 'F_x', " + dyn + " using " + t + ":" + col(d, "ft_y_N") +
-                               " with lines lc rgb '#9467bd' title 'F_y'\nset ylabel 'servo torque [N m]'\nset xlabel 't [s]'\nplot " +
-                               dyn + " using " + t + ":" + col(d, "servo_torque_N_m") +
+                               fmt("%.6g", d.rows() > 0 ? d.column("normal_N")[0] : 0.0) + " N)'\nset xlabel 't [s]'\n" +
+                               axis_commands('x', time_axis(bounds_of({d.column("t_s")}))) + normal_panel +
+                               "set ylabel 'friction [N]'\n" +
+                               y_panel(linear_axis(bounds_of({d.column("ft_x_N"), d.column("ft_y_N")}), y_room, 1, "N")) +
+                               "plot " + dyn + " using " + t + ":" + col(d, "ft_x_N") + " with lines lc rgb '#2ca02c' title 'F_x', " +
+                               dyn + " using " + t + ":" + col(d, "ft_y_N") + " with lines lc rgb '#9467bd' title 'F_y'\n"
+                               "set ylabel 'servo torque [N m]'\n" +
+                               y_panel(linear_axis(bounds_of({d.column("servo_torque_N_m")}), y_room, 0.01, "N m")) +
+                               "plot " + dyn + " using " + t + ":" + col(d, "servo_torque_N_m") +
                                " with lines lc rgb '#d62728' notitle\nunset multiplot\n");
   }
 
   // 7. Speeds against their references (seed 002 Fig. 12); the errors per phase are in report.md.
   if (has_speed_references(d)) {
     const std::string t = col(d, "t_s");
-    std::string body = "set multiplot layout 3,1 title 'Speeds and their references (world frame)'\nset key bottom right\n";
+    std::string body = "set multiplot layout 3,1 title 'Speeds and their references (world frame)'\nset key bottom right\n"
+                       "set xlabel 't [s]'\n" + axis_commands('x', time_axis(bounds_of({d.column("t_s")})));
     const char* labels[3] = {"dX/dt [m/s]", "dY/dt [m/s]", "dφ/dt [rad/s]"};
+    const char* units[3] = {"m/s", "m/s", "rad/s"};
     for (int a = 0; a < 3; ++a) {
-      body += std::string("set ylabel '") + labels[a] + "'\n" + (a == 2 ? "set xlabel 't [s]'\n" : "") + "plot " + dyn +
+      // An axis never driven is a zero line on ±0.1 m/s (rad/s), the order of the moves.
+      const Bounds speed = bounds_of({d.column(kSpeedColumns[a][0]), d.column(kSpeedColumns[a][1])});
+      body += std::string("set ylabel '") + labels[a] + "'\n" +
+              y_panel(linear_axis(speed, panel_y_room(h, 3), 0.1, units[a]), "all zero: not driven") + "plot " + dyn +
               " using " + t + ":" + col(d, kSpeedColumns[a][1]) + " with lines dt 2 lw 2 lc rgb 'gray40' title 'reference', " +
               dyn + " using " + t + ":" + col(d, kSpeedColumns[a][0]) + " with lines lc rgb '#1f77b4' title 'actual'\n";
     }
@@ -422,6 +552,7 @@ std::vector<fs::path> write_report(const fs::path& run_dir, const RunFacts& f, i
   struct Difference {
     const char* column;
     double max_abs = 0;
+    Bounds drawn;  // the differences, for the axis
   };
   std::vector<Difference> differences;
   if (compare_difference) {
@@ -442,14 +573,17 @@ std::vector<fs::path> write_report(const fs::path& run_dir, const RunFacts& f, i
       out << ",abs_diff_" << c.column;
       mine.push_back(d.column(c.column));
       theirs.push_back(other.dynamics.column(c.column));
-      differences.push_back({c.column});
+      differences.push_back({c.column, 0.0, {}});
     }
     out << "\n";
+    Bounds t_s;
     for (std::size_t r = 0; r < rows; ++r) {
       out << fmt("%.9g", t[r]);
+      t_s.add(t[r]);
       for (std::size_t c = 0; c < mine.size(); ++c) {
         const double diff = std::abs(mine[c][r] - theirs[c][r]);
         differences[c].max_abs = std::max(differences[c].max_abs, diff);
+        differences[c].drawn.add(diff);
         out << "," << fmt("%.17g", diff);
       }
       out << "\n";
@@ -458,12 +592,14 @@ std::vector<fs::path> write_report(const fs::path& run_dir, const RunFacts& f, i
     if (!out) throw std::runtime_error(platform::utf8(table) + ": cannot write");
     std::string body = "set multiplot layout 3,1 title '|" + gnuplot_quoted(folder_label(run_dir)) + " − " +
                        gnuplot_quoted(folder_label(compare_run)) + "|, roller 1 centre, vertical' noenhanced\n"
-                       "set logscale y\nset format y '10^{%T}'\n";
+                       "set xlabel 't [s]'\n" + axis_commands('x', time_axis(t_s));
     for (std::size_t c = 0; c < std::size(kDifferenceColumns); ++c) {
+      // Log: the differences span decades. Identical runs (all zero) get a zero line on ±1e-12.
+      const Axis y = log_axis(differences[c].drawn, panel_y_room(h, 3), 1e-12, kDifferenceColumns[c].unit);
+      const std::string k = std::to_string(c + 2);
       body += std::string("set ylabel '") + kDifferenceColumns[c].label + "'\n" +
-              (c + 1 == std::size(kDifferenceColumns) ? "set xlabel 't [s]'\n" : "") +
-              "plot 'difference.csv' skip 1 using 1:(column(" + std::to_string(c + 2) + ") > 0 ? column(" +
-              std::to_string(c + 2) + ") : NaN) with lines lc rgb '#1f77b4' notitle\n";
+              y_panel(y, "all zero: the runs agree to the last bit") + "plot 'difference.csv' skip 1 using 1:" +
+              (y.log ? "(column(" + k + ") > 0 ? column(" + k + ") : NaN)" : k) + " with lines lc rgb '#1f77b4' notitle\n";
     }
     emit("difference", body + "unset multiplot\n");
   }
@@ -520,11 +656,11 @@ std::vector<fs::path> write_report(const fs::path& run_dir, const RunFacts& f, i
        << "`): max |X − X_ref| = " << fmt("%.3g", of.max_dev_x_m) << " m, max |Y − Y_ref| = "
        << fmt("%.3g", of.max_dev_y_m) << " m, max |φ − φ_ref| = " << fmt("%.3g", of.max_dev_phi_rad) << " rad.\n\n";
   }
-  for (const auto& png : pngs) {
+  for (const auto& png : written.pngs) {
     md << "![" << png.stem().string() << "](plots/" << png.filename().string() << ")\n\n";
   }
   if (!have_reports) md << "No probe reports in this run (no visual side): no delay plots.\n";
-  return pngs;
+  return written;
 }
 
 }  // namespace cosim::report

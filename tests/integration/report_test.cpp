@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -26,6 +27,22 @@ std::pair<int, int> png_size(const std::filesystem::path& path) {
   return {be32(16), be32(20)};
 }
 
+/// True if text says "warning" in any case (gnuplot writes "Warning: empty y range ...").
+bool says_warning(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+  return text.find("warning") != std::string::npos;
+}
+
+/// What is left of gnuplot's stderr in a run's plots folder (cosim-report keeps it when gnuplot
+/// said something).
+std::vector<std::filesystem::path> gnuplot_err_files(const std::filesystem::path& run) {
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(run / "plots")) {
+    if (entry.path().string().ends_with(".gnuplot.err")) files.push_back(entry.path());
+  }
+  return files;
+}
+
 double percentile(std::vector<double> v, double p) {
   std::sort(v.begin(), v.end());
   const double rank = p * static_cast<double>(v.size() - 1);
@@ -42,6 +59,8 @@ TEST_F(LoopTest, ReportOfARealRunMatchesItsCsvs) {
   Process report(kBinDir / "cosim-report", {run_dir().string(), "--width", "800", "--height", "500"},
                  tmp_.path() / "report");
   ASSERT_EQ(finish(report, "cosim-report", 60), 0) << report.err();
+  EXPECT_FALSE(says_warning(report.err())) << report.err();
+  EXPECT_TRUE(gnuplot_err_files(run_dir()).empty()) << gnuplot_err_files(run_dir()).front();
 
   for (const char* name : {"path", "virtual_minus_dynamic", "deviation", "delay_histogram"}) {
     const auto png = run_dir() / "plots" / (std::string(name) + ".png");
@@ -75,6 +94,52 @@ TEST_F(LoopTest, ReportOfARealRunMatchesItsCsvs) {
   EXPECT_NE(md.find("![path](plots/path.png)"), std::string::npos);
 }
 
+TEST_F(LoopTest, ReportOfALockstepRunHasNoFallbackRangeAndNoGnuplotWarning) {
+  // Lockstep with the recorder: the virtual probe is where the dynamic one is, at the frame's
+  // time and at the report's arrival, so virtual minus dynamic is flat. gnuplot alone would
+  // draw it on its fallback [-1:1] and warn on stderr; cosim-report passes gnuplot's stderr on.
+  auto dynamics = start_dynamics({"--duration", "4", "--fps", "25", "--mode", "lockstep"});
+  auto recorder = start_recorder({});
+  ASSERT_EQ(finish(*recorder, "cosim-recorder"), 0) << recorder->err();
+  ASSERT_EQ(finish(*dynamics, "cosim-dynamics"), 0) << dynamics->err();
+  Process report(kBinDir / "cosim-report", {run_dir().string()}, tmp_.path() / "report");
+  ASSERT_EQ(finish(report, "cosim-report", 60), 0) << report.err();
+  EXPECT_FALSE(says_warning(report.err())) << report.err();
+  EXPECT_TRUE(gnuplot_err_files(run_dir()).empty()) << gnuplot_err_files(run_dir()).front();
+
+  // Both panels of virtual minus dynamic: an explicit y range, never gnuplot's fallback, and
+  // where this run's differences are all zero (from probes.csv), the note saying so.
+  const Csv probes = read_csv(run_dir() / "probes.csv");
+  const std::string script = read_file(run_dir() / "plots" / "virtual_minus_dynamic.gp");
+  std::size_t ranges = 0;
+  for (std::size_t at = script.find("set yrange ["); at != std::string::npos; at = script.find("set yrange [", at + 1)) {
+    ++ranges;
+    EXPECT_NE(script.compare(at, 17, "set yrange [-1:1]"), 0) << "gnuplot's fallback: " << script;
+  }
+  EXPECT_EQ(ranges, 2u) << script;
+  const auto all_zero = [&](const std::string& prefix) {
+    for (const char* axis : {"x", "y", "z"}) {
+      const auto virtual_m = probes.values(std::string("Robotino/chassis_bottom/virtual_") + axis + "_m");
+      const auto dynamic_m = probes.values("Robotino/chassis_bottom/" + prefix + axis + "_m");
+      for (std::size_t r = 0; r < virtual_m.size(); ++r) {
+        if (virtual_m[r] - dynamic_m[r] != 0.0) return false;
+      }
+    }
+    return true;
+  };
+  if (all_zero("dynamic_at_arrival_")) {
+    EXPECT_NE(script.find("all zero (lockstep: the visual side shows every frame)"), std::string::npos) << script;
+  }
+  if (all_zero("dynamic_")) {
+    EXPECT_NE(script.find("all zero: the visual side puts the probe exactly where the dynamics does"), std::string::npos)
+        << script;
+  }
+  // Every delay is 0 frames: one bar, and the histogram says it shows all.
+  const std::string histogram = read_file(run_dir() / "plots" / "delay_histogram.gp");
+  EXPECT_NE(histogram.find("set xrange [-0.5:0.5]"), std::string::npos) << histogram;
+  EXPECT_NE(histogram.find("set title \"all shown, max 0 frames\""), std::string::npos) << histogram;
+}
+
 TEST_F(LoopTest, ReportOfAMissingRunFolderSaysWhat) {
   Process report(kBinDir / "cosim-report", {(tmp_.path() / "nope").string()}, tmp_.path() / "report");
   EXPECT_EQ(finish(report, "cosim-report", 10), util::kExitBadInput);
@@ -98,6 +163,7 @@ TEST_F(LoopTest, ReportOfTwoOmniWheelRunsDrawsTheContactAndTheirDifference) {
   Process report(kBinDir / "cosim-report", {explicit_run.string(), "--compare", implicit_run.string()},
                  tmp_.path() / "report");
   ASSERT_EQ(finish(report, "cosim-report", 60), 0) << report.err();
+  EXPECT_FALSE(says_warning(report.err())) << report.err();
   for (const char* name : {"contact_trail", "contact", "contact_forces", "difference"}) {
     const auto png = explicit_run / "plots" / (std::string(name) + ".png");
     ASSERT_TRUE(std::filesystem::exists(png)) << png;

@@ -4,10 +4,12 @@
 #include "cosim/report/run_report.hpp"
 
 #include "cosim/platform/paths.hpp"
+#include "cosim/platform/process.hpp"
 
 #include <cmath>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -34,14 +36,16 @@ class RunReportTest : public ::testing::Test {
   /// A run of 40 frames with 2 probes: a report every 4th frame, delayed by 1, 2, 3, 0, ... frames, the
   /// virtual probes off by seq * 1e-6 m; the pose deviates from its reference by 0.5 m at
   /// t = 1 s (in the transient the report leaves out) and by 0.002 m at t = 7 s.
-  void write_run() {
+  /// Lockstep instead: every frame reported before the next, the virtual probes exactly the
+  /// dynamic ones, the pose exactly its reference (every difference plotted is 0).
+  void write_run(bool lockstep = false) {
     const std::vector<std::string> joints{"M/x_m", "M/y_m", "M/phi_rad"};
     const std::vector<std::string> probes{"M/p1", "M/p2"};
     const std::vector<std::string> outputs{"x_ref_m", "y_ref_m", "phi_ref_rad"};
     dynamics::RunRecord record(folder_, joints, probes, outputs);
     for (int n = 0; n <= 20; ++n) {
       const double t = 0.5 * n;
-      const double x = t + (t == 1.0 ? 0.5 : t == 7.0 ? 0.002 : 0.0);
+      const double x = t + (lockstep ? 0.0 : t == 1.0 ? 0.5 : t == 7.0 ? 0.002 : 0.0);
       const double q[] = {x, 2 * t, 0.1 * t};
       const double ref[] = {t, 2 * t, 0.1 * t};
       const Eigen::Vector3d p[] = {{x, 0, 0}, {0, x, 0}};
@@ -53,13 +57,14 @@ class RunReportTest : public ::testing::Test {
       const double t = 0.05 * static_cast<double>(k);
       const Eigen::Vector3d p[] = {{t, 0, 0}, {0, t, 0}};
       comparator.record_sent(k, t, static_cast<std::int64_t>(k) * 1'000'000, p);
-      // Every 4th frame brings the report of a frame 0..3 frames older (cycling).
-      const std::uint64_t due = k - (k / 4) % 4;
-      if (k % 4 == 0 && due > reported) {
+      // Every 4th frame brings the report of a frame 0..3 frames older (cycling); in lockstep
+      // every frame its own.
+      const std::uint64_t due = lockstep ? k : k - (k / 4) % 4;
+      if ((lockstep || k % 4 == 0) && due > reported) {
         v1::ProbeReport report;
         report.set_frame_seq(due);
         const double td = 0.05 * static_cast<double>(due);
-        for (const double c : {td + 1e-6 * due, 0.0, 0.0, 0.0, td, 0.0}) report.add_positions_m(c);
+        for (const double c : {td + (lockstep ? 0.0 : 1e-6 * due), 0.0, 0.0, 0.0, td, 0.0}) report.add_positions_m(c);
         record.write_comparison(comparator.compare(report, static_cast<std::int64_t>(k) * 1'000'000 + 250'000));
         reported = due;
       }
@@ -68,7 +73,7 @@ class RunReportTest : public ::testing::Test {
     expected_ = comparator.summary();
 
     util::JsonWriter json;
-    json.field("run_id", "test-run").field("status", "ok").field("backend", "kinematic").field("mode", "free");
+    json.field("run_id", "test-run").field("status", "ok").field("backend", "kinematic").field("mode", lockstep ? "lockstep" : "free");
     json.field("scene", "scenes/m").field("fps", 20.0);
     json.field("joint_names", std::span<const std::string>(std::vector<std::string>{"M/x", "M/y", "M/phi"}));
     json.field("probe_names", std::span<const std::string>(probes));
@@ -124,15 +129,84 @@ TEST_F(RunReportTest, WritesThePlotsAndTheReport) {
     }
     return;
   }
-  const auto pngs = write_report(folder_.dir, read_run(folder_.dir), 640, 480);
-  ASSERT_FALSE(pngs.empty());
-  for (const auto& png : pngs) {
+  const auto written = write_report(folder_.dir, read_run(folder_.dir), 640, 480);
+  ASSERT_FALSE(written.pngs.empty());
+  EXPECT_TRUE(written.gnuplot_messages.empty()) << written.gnuplot_messages.front();
+  for (const auto& png : written.pngs) {
     ASSERT_TRUE(fs::exists(png)) << png;
     std::ifstream in(png, std::ios::binary);
     char magic[4] = {};
     in.read(magic, 4);
     EXPECT_EQ(std::string(magic + 1, 3), "PNG") << png;
   }
+}
+
+/// The text of a file.
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+/// What gnuplot writes on stderr for a script in dir (its exit code must be 0).
+std::string gnuplot_stderr(const fs::path& dir, const std::string& script) {
+  const fs::path err = dir / "check.err";
+  platform::Process gnuplot("gnuplot", {script}, {.working_dir = platform::utf8(dir), .stderr_file = platform::utf8(err)});
+  EXPECT_EQ(gnuplot.wait(), 0) << read_text(err);
+  return read_text(err);
+}
+
+TEST_F(RunReportTest, ALockstepRunIsDrawnWithoutFallbackRangesOrWarnings) {
+  write_run(/*lockstep=*/true);
+  if (!COSIM_TEST_HAS_GNUPLOT) GTEST_SKIP() << "no gnuplot (Windows under Wine): WritesThePlotsAndTheReport checks the error";
+  const RunFacts f = read_run(folder_.dir);
+  ASSERT_EQ(f.diff_at_arrival_m.max, 0.0) << "the fixture is not flat";
+  // cosim-report's default size: each note fits on one line.
+  const auto written = write_report(folder_.dir, f, 1000, 600);
+  for (const auto& said : written.gnuplot_messages) ADD_FAILURE() << "gnuplot said: " << said;
+  const fs::path plots = folder_.dir / "plots";
+  for (const auto& entry : fs::directory_iterator(plots)) {
+    EXPECT_NE(entry.path().extension(), ".err") << entry.path() << ": " << read_text(entry.path());
+  }
+  // Each flat panel has its own range and says why it is flat.
+  const std::string vmd = read_text(plots / "virtual_minus_dynamic.gp");
+  EXPECT_NE(vmd.find("set yrange [-0.001:0.001]"), std::string::npos) << vmd;
+  EXPECT_NE(vmd.find("\"all zero: the visual side puts the probe exactly where the dynamics does\""), std::string::npos) << vmd;
+  EXPECT_NE(vmd.find("\"all zero (lockstep: the visual side shows every frame)\""), std::string::npos) << vmd;
+  EXPECT_NE(read_text(plots / "deviation.gp").find("all zero: the pose follows its reference exactly"), std::string::npos);
+  EXPECT_NE(read_text(plots / "path.gp").find("set yrange ["), std::string::npos);
+  // Every axis says its unit.
+  for (const auto& png : written.pngs) {
+    std::istringstream script(read_text(fs::path(png).replace_extension(".gp")));
+    for (std::string line; std::getline(script, line);) {
+      if (line.starts_with("set xlabel") || line.starts_with("set ylabel")) {
+        EXPECT_TRUE(line.find('[') != std::string::npos && line.find(']') != std::string::npos) << png << ": " << line;
+      }
+    }
+  }
+  // The cross-check: without the ranges chosen for it, gnuplot itself finds the data flat
+  // and says so on stderr (what write_report would have passed on).
+  std::string autoscaled;
+  {
+    std::istringstream script(vmd);
+    for (std::string line; std::getline(script, line);) {
+      if (!line.starts_with("set yrange")) autoscaled += line + "\n";
+    }
+  }
+  std::ofstream(plots / "autoscaled.gp") << autoscaled;
+  const std::string said = gnuplot_stderr(plots, "autoscaled.gp");
+  EXPECT_NE(said.find("empty y range [0:0]"), std::string::npos) << said;
+}
+
+TEST_F(RunReportTest, AFreeRunIsDrawnWithoutWarningsAndItsHistogramsSayWhatTheyShow) {
+  write_run();
+  if (!COSIM_TEST_HAS_GNUPLOT) GTEST_SKIP() << "no gnuplot (Windows under Wine): WritesThePlotsAndTheReport checks the error";
+  const auto written = write_report(folder_.dir, read_run(folder_.dir), 640, 480);
+  for (const auto& said : written.gnuplot_messages) ADD_FAILURE() << "gnuplot said: " << said;
+  // Delays of 0..3 frames and round trips of 250..3250 µs: within twice the p99, all shown.
+  const std::string histogram = read_text(folder_.dir / "plots" / "delay_histogram.gp");
+  EXPECT_NE(histogram.find("set title \"all shown, max 3 frames\""), std::string::npos) << histogram;
+  EXPECT_NE(histogram.find("set title \"all shown, max 3.25 ms\""), std::string::npos) << histogram;
+  EXPECT_NE(histogram.find("set xrange [-0.5:3.5]"), std::string::npos) << histogram;
 }
 
 TEST_F(RunReportTest, ComparesTheDeviationWithASecondRun) {

@@ -41,15 +41,24 @@ struct RunFacts {
 /// Reads a run folder. Throws std::runtime_error naming the file on missing or bad input.
 RunFacts read_run(const std::filesystem::path& run_dir);
 
+/// What write_report drew, and what gnuplot said while drawing it.
+struct WrittenReport {
+  std::vector<std::filesystem::path> pngs;
+  /// gnuplot's stderr of each plot it drew but had something to say about (a warning), as
+  /// "<script>: <text>"; the text is also kept in plots/<name>.gnuplot.err. Empty: it said nothing.
+  std::vector<std::string> gnuplot_messages;
+};
+
 /// Writes plots/<name>.gp and plots/<name>.png (via the gnuplot program) and report.md into
-/// the run folder; returns the PNG paths. With `compare_run` (a second run folder, empty: none)
+/// the run folder; returns the PNG paths and gnuplot's warnings. Every axis is set from the
+/// values drawn (plot_axes.hpp): a constant series gets a range and a note, not gnuplot's ±1.
+/// With `compare_run` (a second run folder, empty: none)
 /// the deviation plot and report.md show its deviation from the reference beside this run's,
 /// each labelled by its folder name; for runs with roller 1's vertical position, velocity and
 /// acceleration (omniwheel), plots/difference.{csv,png} and report.md give their difference row
 /// by row. Throws std::runtime_error if gnuplot is missing or fails, or there is nothing to
 /// compare (neither both with a reference nor both with those columns, or other output times).
-std::vector<std::filesystem::path> write_report(const std::filesystem::path& run_dir, const RunFacts& facts,
-                                                int width_px, int height_px,
-                                                const std::filesystem::path& compare_run = {});
+WrittenReport write_report(const std::filesystem::path& run_dir, const RunFacts& facts, int width_px, int height_px,
+                           const std::filesystem::path& compare_run = {});
 
 }  // namespace cosim::report
