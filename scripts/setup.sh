@@ -12,6 +12,7 @@ packages=(
   libboost-all-dev libeigen3-dev libprotobuf-dev protobuf-compiler
   libgtest-dev libgmock-dev libbenchmark-dev libpugixml-dev libsundials-dev libcli11-dev
   libvtk9-dev xvfb xauth ffmpeg gnuplot-nox bc time
+  xdotool  # the window test presses keys in cosim-visual
   python3  # scripts/robotino_study.py, scripts/bench.sh
   clang libclang-rt-dev llvm  # sanitize.sh, fuzz.sh: clang, its sanitizer and libFuzzer runtimes, llvm-symbolizer
 )

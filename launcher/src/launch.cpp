@@ -3,6 +3,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -194,7 +195,28 @@ std::vector<std::string> visual_args(const LaunchOptions& options, const std::st
   std::vector<std::string> args{"--channel", channel, "--out", platform::utf8(run_dir)};
   if (!options.scene.empty()) args.insert(args.end(), {"--scene", options.scene});
   if (name == "cosim-recorder") args.push_back("--quiet");  // the dynamics prints the summary
+  args.insert(args.end(), options.visual_options.begin(), options.visual_options.end());
   return args;
+}
+
+/// After a run with cosim-visual: how many frames it rendered, from its log's summary line
+/// ("done: N frames received, R rendered, S skipped"); nothing when there is none.
+void tell_frames_rendered(const fs::path& run_dir) {
+  std::FILE* file = platform::open_file(run_dir / "visual.log", "rb");
+  if (file == nullptr) return;
+  char line[512];
+  unsigned long long received = 0, rendered = 0, skipped = 0;
+  bool found = false;
+  while (std::fgets(line, sizeof line, file) != nullptr) {
+    const char* done = std::strstr(line, "done: ");
+    found = found || (done != nullptr && std::sscanf(done, "done: %llu frames received, %llu rendered, %llu skipped",
+                                                     &received, &rendered, &skipped) == 3);
+  }
+  std::fclose(file);
+  if (found && skipped > 0) {
+    say("cosim-visual showed " + std::to_string(rendered) + " of " + std::to_string(received) + " frames (" +
+        std::to_string(skipped) + " skipped: the dynamics did not wait; --mode lockstep shows every frame)");
+  }
 }
 
 /// Asks a side to stop cleanly, and says so when the system could only end it.
@@ -302,6 +324,14 @@ int launch(const LaunchOptions& options) {
   require(programs, "cosim-dynamics");
   const std::string visual_name = visual_side(programs, options.recorder);
   require(programs, visual_name);
+  if (visual_name != "cosim-visual" && !options.visual_options.empty()) {
+    throw util::BadInputError(options.visual_options.front() + " is an option of cosim-visual, and the visual side is " +
+                              visual_name + " (no picture)");
+  }
+  if (visual_name == "cosim-visual" && options.mode == "free") {
+    say("warning: --mode free: cosim-dynamics does not wait for the renderer, so most frames will be skipped "
+        "(the count comes at the end); --mode lockstep shows every frame");
+  }
 
   // From here on an interrupt is counted, and acted upon by the wait loop, never fatal:
   // whatever is made below is cleaned up.
@@ -329,6 +359,7 @@ int launch(const LaunchOptions& options) {
   supervise_run(dynamics, visual, interrupts);
   channel_folder.remove();
 
+  if (visual_name == "cosim-visual") tell_frames_rendered(run.path);
   write_report(programs, run.path, interrupts);
   tell_where(run);
   if (g_interrupts.load(std::memory_order_relaxed) > 0) return util::kExitInterrupted;

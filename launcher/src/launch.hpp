@@ -24,6 +24,9 @@ struct LaunchOptions {
   bool recorder = false;   ///< the visual side is cosim-recorder even when cosim-visual is built
   bool verbose = false;    ///< say what starts, with pids
   std::vector<std::string> dynamics_args;  ///< given after "--": appended to cosim-dynamics' arguments
+  /// cosim-visual's own options as given (--camera, --size, --hold...): refused with the
+  /// recorder, which has no picture.
+  std::vector<std::string> visual_options;
 };
 
 /// Runs both sides and the report; returns the exit code: 130 if interrupted, else the first

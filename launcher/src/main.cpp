@@ -52,6 +52,28 @@ int main(int argc, char** argv) {
   app.add_option("--out", options.out, "run folder (default: runs/<UTC time>-<backend> in the current folder)");
   app.add_flag("--recorder", options.recorder, "visual side = cosim-recorder (the headless recorder stub)");
   app.add_flag("-v,--verbose", options.verbose, "say which processes start, with their pids");
+  // cosim-visual's options, passed on; those with a fixed set of values are checked here too, so
+  // that a typo is reported before anything starts (cosim-visual checks --size).
+  std::string camera, size, video, screenshot_every, speed, inset;
+  bool hold = false, no_hold = false;
+  const std::string viewer = "Viewer (cosim-visual)";
+  app.add_option("--camera", camera, "auto | robot | follow | overview")
+      ->check(CLI::IsMember({"auto", "robot", "follow", "overview"}))
+      ->group(viewer);
+  app.add_option("--size", size, "window or video size WIDTHxHEIGHT [px] (default 1280x720)")->group(viewer);
+  app.add_option("--speed", speed, "window: sim seconds shown per wall second (default 1; 0 = as fast as frames come)")
+      ->check(finite_range(0, 64))
+      ->group(viewer);
+  app.add_option("--inset", inset, "on | off: top view of the whole path beside the follow camera")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->group(viewer);
+  auto* hold_flag = app.add_flag("--hold", hold, "window stays open after the run (default when started from a terminal)")
+                        ->group(viewer);
+  app.add_flag("--no-hold", no_hold, "window closes at the end of the run")->group(viewer)->excludes(hold_flag);
+  app.add_option("--video", video, "also write every frame shown to this MP4")->group(viewer);
+  app.add_option("--screenshot-every", screenshot_every, "PNG of every Nth frame into RUN/screenshots/")
+      ->check(CLI::NonNegativeNumber)
+      ->group(viewer);
   app.footer("-- ARGS...: anything after -- goes to cosim-dynamics (e.g. -- --report-timeout 30).\n"
              "Exit code: 130 after an interrupt, else the first failing side's (cosim-dynamics first), else 0.\n" +
              cosim::protocol::channel_help());
@@ -59,6 +81,16 @@ int main(int argc, char** argv) {
       code >= 0) {
     return code;
   }
+  for (const auto& [name, value] : {std::pair<const char*, const std::string&>{"--camera", camera},
+                                    {"--size", size},
+                                    {"--speed", speed},
+                                    {"--inset", inset},
+                                    {"--video", video},
+                                    {"--screenshot-every", screenshot_every}}) {
+    if (!value.empty()) options.visual_options.insert(options.visual_options.end(), {name, value});
+  }
+  if (hold) options.visual_options.emplace_back("--hold");
+  if (no_hold) options.visual_options.emplace_back("--no-hold");
   try {
     return cosim::launcher::launch(options);
   } catch (const cosim::util::CosimError& e) {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <array>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -179,6 +180,113 @@ TEST_F(VisualTest, WindowModeRunsTheSameLoop) {
   const Csv probes = read_csv(run_dir() / "probes.csv");
   ASSERT_EQ(probes.rows.size(), 30u);
   for (const double diff : probes.values("Robotino/chassis_bottom/diff_same_time_m")) EXPECT_LE(diff, 1e-9);
+}
+
+/// Waits until `file` contains a match of `pattern` (the run's visual.log), up to timeout_s;
+/// returns the match and its groups, empty when none came.
+std::vector<std::string> wait_for_log(const std::filesystem::path& file, const std::string& pattern,
+                                      double timeout_s = 20) {
+  const std::regex re(pattern);
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  std::string text;
+  do {
+    text = std::filesystem::exists(file) ? read_file(file) : "";
+    if (std::smatch m; std::regex_search(text, m, re)) return {m.begin(), m.end()};
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  } while (std::chrono::steady_clock::now() < until);
+  ADD_FAILURE() << "no '" << pattern << "' in " << file << " after " << timeout_s << " s:\n" << text;
+  return {};
+}
+
+/// Presses one key in the window of cosim-visual showing the Robotino, as a person would:
+/// xdotool focuses the window (found by its title; VTK sets no _NET_WM_PID) and types through
+/// the X server's XTEST extension. The tests of this binary run one at a time: one such window.
+void press_key(const std::string& key) {
+  int status = 0;
+  const std::string out = run_command(
+      "timeout 10 xdotool search --sync --onlyvisible --name '^cosim-visual - Robotino$' windowfocus --sync key "
+      "--clearmodifiers " + key + " 2>&1",
+      &status);
+  ASSERT_EQ(status, 0) << "xdotool: " << out;
+}
+
+TEST_F(VisualTest, WindowKeysPauseStepSwitchTheCameraAndQuit) {
+  if (run_command("command -v xdotool").empty()) GTEST_FAIL() << "xdotool is missing: scripts/setup.sh installs it";
+  // 4 s at 30 fps, paced at 1x by the window (the default): time to press keys mid-run.
+  auto dynamics = start_dynamics({"--duration", "4", "--fps", "30", "--mode", "lockstep"});
+  auto visual = start_visual_session({"--size", "320x180"});
+  const auto log = run_dir() / "visual.log";
+  wait_for_log(log, "window shown, 320x180, camera follow, speed 1x");
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  press_key("space");
+  const auto paused = wait_for_log(log, R"(key ' ': paused at frame (\d+))");
+  ASSERT_EQ(paused.size(), 2u);
+  const long k = std::stol(paused[1]);
+  // Paced at 30 frames per wall second: about 15 frames after 0.5 s, never the whole run.
+  EXPECT_GT(k, 0);
+  EXPECT_LT(k, 100);
+  // Held while paused: a second later, one key n shows exactly the next frame, twice.
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  press_key("n");
+  wait_for_log(log, "step: frame " + std::to_string(k + 1) + " shown");
+  press_key("n");
+  wait_for_log(log, "step: frame " + std::to_string(k + 2) + " shown");
+  press_key("3");
+  wait_for_log(log, "key '3': camera overview");
+  press_key("plus");
+  wait_for_log(log, "key '\\+': speed 2x");
+  press_key("space");
+  wait_for_log(log, "key ' ': resumed at frame " + std::to_string(k + 2));
+  ASSERT_EQ(finish(*visual, "cosim-visual"), 0) << visual->err();
+  ASSERT_EQ(finish(*dynamics, "cosim-dynamics"), 0) << dynamics->err();
+  // Lockstep: every frame shown, none skipped, the pauses and steps included.
+  wait_for_log(log, "done: 120 frames received, 120 rendered, 0 skipped");
+
+  // --hold: the window stays after the run until q.
+  std::filesystem::remove_all(run_dir());
+  auto dynamics2 = start_dynamics({"--duration", "0.5", "--fps", "30", "--mode", "lockstep"});
+  auto visual2 = start_visual_session({"--size", "320x180", "--hold", "--speed", "0"});
+  ASSERT_EQ(finish(*dynamics2, "cosim-dynamics"), 0) << dynamics2->err();
+  wait_for_log(log, "run finished, the window stays");
+  EXPECT_TRUE(visual2->running());
+  press_key("q");
+  EXPECT_EQ(finish(*visual2, "cosim-visual", 20), 0) << visual2->err();
+}
+
+TEST_F(VisualTest, TheLauncherPassesViewerOptionsOnAndWarnsOfFreeMode) {
+  // cosim with cosim-visual in a window: free mode, the viewer paced at 1x, so the dynamics
+  // (as fast as it can) runs ahead and most of its 60 frames are skipped.
+  Process cosim(kBinDir / "cosim",
+                {"--backend", "kinematic", "--duration", "2", "--fps", "30", "--mode", "free", "--out",
+                 run_dir().string(), "--size", "320x180", "--camera", "overview", "--screenshot-every", "1",
+                 "--no-hold"},
+                tmp_.path() / "cosim");
+  ASSERT_EQ(finish(cosim, "cosim"), 0) << cosim.err();
+  const std::string err = cosim.err();
+  EXPECT_NE(err.find("cosim: warning: --mode free: cosim-dynamics does not wait for the renderer"), std::string::npos)
+      << err;
+  EXPECT_TRUE(std::regex_search(err, std::regex(R"(cosim-visual showed \d+ of 60 frames \(\d+ skipped)"))) << err;
+  EXPECT_NE(read_file(run_dir() / "visual.log").find("window shown, 320x180, camera overview"), std::string::npos);
+  // --screenshot-every and --size reached cosim-visual: PNGs of 320x180 (IHDR width, height).
+  int shots = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(run_dir() / "screenshots")) {
+    const std::string png = read_file(entry.path());
+    ASSERT_GT(png.size(), 24u);
+    auto be32 = [&](std::size_t at) {
+      return (static_cast<unsigned char>(png[at]) << 24) | (static_cast<unsigned char>(png[at + 1]) << 16) |
+             (static_cast<unsigned char>(png[at + 2]) << 8) | static_cast<unsigned char>(png[at + 3]);
+    };
+    EXPECT_EQ(be32(16), 320u);
+    EXPECT_EQ(be32(20), 180u);
+    ++shots;
+  }
+  EXPECT_GT(shots, 0);
+
+  // The recorder has no picture: a viewer option with it is one clear error, before anything starts.
+  Process refused(kBinDir / "cosim", {"--recorder", "--camera", "follow", "--out", (tmp_.path() / "r").string()},
+                  tmp_.path() / "refused");
+  EXPECT_EQ(finish(refused, "cosim", 10), util::kExitBadInput);
+  EXPECT_NE(refused.err().find("--camera is an option of cosim-visual"), std::string::npos) << refused.err();
 }
 
 TEST_F(VisualTest, SlowRendererInFreeModeSkipsFramesAndSaysSo) {

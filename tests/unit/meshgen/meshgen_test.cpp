@@ -233,7 +233,9 @@ TEST(MeshgenParts, BoundingBoxes) {
   };
   const Box boxes[] = {
       {"chassis.stl", {-0.184, -0.184, 0}, {0.184, 0.184, 0.150}},
-      {"bumper.stl", {-0.196, -0.196, 0.002}, {0.196, 0.196, 0.036}},
+      // Open at the wheels (60°, 180°, -60°): at 180° the ring stops short of -x; the arcs
+      // of 24 facets come within 0.03 mm of ±y.
+      {"bumper.stl", {-0.183347, -0.195974, 0.002}, {0.196, 0.195974, 0.036}},
       {"ir_sensor.stl", {-0.003, -0.006, -0.014}, {0.0125, 0.006, 0.014}},
       {"camera.stl", {-0.016, -0.030, 0}, {0.024, 0.030, 0.092}},
       {"camera_lens.stl", {0.016, -0.009, 0.0655}, {0.0215, 0.009, 0.0835}},
@@ -251,6 +253,23 @@ TEST(MeshgenParts, BoundingBoxes) {
       EXPECT_GE(got.min()[k], b.lo[k] - 1e-6) << "axis " << k;
       EXPECT_LE(got.max()[k], b.hi[k] + 1e-6) << "axis " << k;
     }
+  }
+}
+
+TEST(MeshgenParts, TheBumperLeavesTheWheelsFree) {
+  // As on the real robot (seed 000 Figs. 9-10): no part of the bumper in front of a wheel,
+  // within 55 mm of its axis (the wheel's 40 mm radius, the recess' 5 mm clearance and 10 mm
+  // more), so the wheels are seen from outside.
+  const Mesh bumper = mesh_of("bumper.stl");
+  for (const double wheel_deg : rb::kWheelAnglesDeg) {
+    SCOPED_TRACE(wheel_deg);
+    const Vector3d axis(std::cos(wheel_deg * kDeg), std::sin(wheel_deg * kDeg), 0);
+    int in_front = 0;
+    for (const Vector3d& v : bumper.vertices) {
+      const double along = v.dot(axis), across = (v - along * axis).head<2>().norm();
+      in_front += along > 0 && across < 0.055 - 1e-6;
+    }
+    EXPECT_EQ(in_front, 0);
   }
 }
 

@@ -141,10 +141,42 @@ Mesh chassis() {
   return finished(std::move(m));
 }
 
+namespace {
+
+// The real robot's bumper leaves the wheels free (seed 000 Figs. 9-10, 22-25): three arcs
+// between the wheel recesses, so the wheels and rollers are seen from outside.
+constexpr double kBumperInner = 0.1725, kBumperOuter = 0.196;
+constexpr double kBumperBottom = 0.002, kBumperTop = 0.036;
+// Half the opening at each wheel, to the tips of the arcs' rounded ends: the recess mouth
+// (kNotchHalfWidth + kMouthFillet = 0.050 m at the base wall) plus 5 mm.
+constexpr double kBumperGapHalfWidth = 0.055;
+
+// One arc of the bumper from angle a0 to a1 (counter-clockwise), its ends rounded by half
+// circles, moved inwards by `inset` (the cap centres stay put, so the point count does too).
+Outline bumper_arc_outline(double a0, double a1, double inset) {
+  const double mid = (kBumperInner + kBumperOuter) / 2, cap = (kBumperOuter - kBumperInner) / 2 - inset;
+  Outline o;
+  add_arc(o, Vector2d::Zero(), mid + cap, a0, a1, 24, true, false);
+  add_arc(o, mid * Vector2d(std::cos(a1), std::sin(a1)), cap, a1, a1 + kPi, 6, true, false);
+  add_arc(o, Vector2d::Zero(), mid - cap, a1, a0, 24, true, false);
+  add_arc(o, mid * Vector2d(std::cos(a0), std::sin(a0)), cap, a0 + kPi, a0 + 2 * kPi, 6, true, false);
+  return o;
+}
+
+}  // namespace
+
 Mesh bumper() {
-  const Outline profile =
-      rounded_box(0.1725, 0.196, 0.002, 0.036, {0.010, 0.010, 0.002, 0.002}, {5, 5, 2, 2});
-  return finished(revolve(profile, 96, true));
+  const double mid = (kBumperInner + kBumperOuter) / 2, cap = (kBumperOuter - kBumperInner) / 2;
+  // Angle from a wheel's axis to an arc's end (the cap's centre), where the cap's edge is
+  // kBumperGapHalfWidth from the axis.
+  const double end = std::asin((kBumperGapHalfWidth + cap) / mid);
+  Mesh m;
+  for (int k = 0; k < 3; ++k) {  // the arc after wheel k, up to the next wheel 120° on
+    const double a0 = kWheelAnglesDeg[k] * kDeg + end, a1 = (kWheelAnglesDeg[k] + 120) * kDeg - end;
+    append(m, extrude([a0, a1](double inset) { return bumper_arc_outline(a0, a1, inset); },
+                      rounded_slab(kBumperBottom, kBumperTop, 0.006, 0.006, 3, 0, kGuard)));
+  }
+  return finished(std::move(m));
 }
 
 Mesh ir_sensor() {

@@ -19,6 +19,7 @@
 #include <vtkRenderWindow.h>
 #include <vtkRenderWindowInteractor.h>
 
+#include "cosim/platform/console.hpp"
 #include "cosim/protocol/channel_spec.hpp"
 #include "cosim/protocol/signals.hpp"
 #include "cosim/protocol/version.hpp"
@@ -81,9 +82,11 @@ int run_pose(const VisualOptions& options, const scene::SceneModel& scene) {
     if (!options.quiet) std::printf("cosim-visual: screenshot %s\n", options.screenshot.c_str());
     return util::kExitOk;
   }
-  vtkRenderWindowInteractor* interactor = viewer.make_interactor([&] {
+  vtkRenderWindowInteractor* interactor = viewer.make_interactor([&](char key) {
+    if (key != 's') return false;  // the viewer's own keys (camera, grid...) and VTK's
     viewer.write_png("cosim-visual-pose.png");
     std::printf("cosim-visual: screenshot cosim-visual-pose.png\n");
+    return true;
   });
   interactor->Initialize();
   interactor->Start();
@@ -100,6 +103,7 @@ int run_bench(const VisualOptions& options, const scene::SceneModel& scene) {
   v.height = options.height;
   v.offscreen = true;
   v.camera = camera_mode(options, CameraMode::follow);
+  v.inset = options.inset && v.camera == CameraMode::follow;  // as in a run: its cost counts
   v.hud = options.hud;
   v.tracked_probe = scene.probes().empty() ? -1 : 0;
   v.trail_capacity = static_cast<std::size_t>(options.bench_frames) + 1;
@@ -255,8 +259,10 @@ int main(int argc, char** argv) {
   CLI::App app{
       "cosim-visual: the VTK visual client. Connects to cosim-dynamics, builds the 3D model of the scene, moves it "
       "to every frame received, and reports the probes' world coordinates computed from the rendered actors. Shows "
-      "a window when an X display is available (mouse: trackball camera; keys: r reset camera, s screenshot, q "
-      "quit), else renders offscreen into a video. With DISPLAY unset it starts its own Xvfb "
+      "a window when an X display is available, paced to wall-clock time (--speed), else renders offscreen into a "
+      "video. Window keys: space pause/resume, n step one frame, + / - speed, 1 / 2 / 3 robot / follow / overview "
+      "camera, r reset camera, o top-view inset, g grid, a axes, t see-through / wireframe body, s screenshot, h "
+      "key help, q quit; mouse: trackball camera. With DISPLAY unset it starts its own Xvfb "
       "(package xvfb), stopped when it ends; Debian's VTK renders through X only.\n\n"
       "Standalone: --joints/--pose with --screenshot renders one pose and exits; --bench-frames N measures the "
       "offscreen frame rate; --replay RUN_DIR/frames.cosimlog plays a recorded run again (into a window, or a video "
@@ -288,7 +294,17 @@ int main(int argc, char** argv) {
   app.add_option("--hud", hud, "on | off: sim time, frame, render rate, frames skipped, probe position")
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
-  app.add_flag("--hold", options.hold, "window: stay open after the run until closed");
+  auto* hold_option = app.add_flag("--hold,!--no-hold", options.hold,
+                                   "window: stay open after the run until closed (default: when started from a "
+                                   "terminal)");
+  std::string inset = "on";
+  app.add_option("--inset", inset, "on | off: with the follow camera, a top view of the robot's whole path in a corner")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
+  app.add_option("--speed", options.speed,
+                 "window: sim seconds shown per wall second (keys + and - change it; 0 = as fast as frames come)")
+      ->check(cosim::util::finite_range(0, 64))
+      ->capture_default_str();
   app.add_option("--open-timeout", open_timeout_s, "seconds to wait for the dynamics")
       ->check(cosim::util::finite_range(0, 86400))
       ->capture_default_str();
@@ -333,6 +349,10 @@ int main(int argc, char** argv) {
     return cosim::util::kExitBadInput;
   }
   options.hud = hud == "on";
+  options.inset = inset == "on";
+  // A person at a terminal wants to look at the end of the run; a script wants the exit.
+  if (hold_option->count() == 0) options.hold = cosim::platform::stdin_is_terminal();
+  if (options.as_fast_as_possible) options.speed = 0;
   options.client.open_timeout = std::chrono::milliseconds(static_cast<long>(open_timeout_s * 1000));
   options.client.frame_timeout = std::chrono::milliseconds(static_cast<long>(frame_timeout_s * 1000));
   cosim::protocol::install_stop_signal_handlers();

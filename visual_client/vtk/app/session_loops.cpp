@@ -62,9 +62,96 @@ class RateMeter {
   double fps_ = 0;
 };
 
+/// The window's time control (keys space, n, +, -): the viewer paces its own presentation to
+/// wall-clock time. In lockstep the dynamics waits for each report, so it is paced with it; in
+/// free mode frames that arrive while one is held are skipped, as for a slow renderer.
+class Playback {
+ public:
+  static constexpr double kMinSpeed = 1.0 / 64, kMaxSpeed = 64;
+  explicit Playback(double speed) : speed_(speed) {}
+
+  /// Whether the frame of sim time t_s [s] is due now; consumes a step while paused.
+  bool due(Clock::time_point now, double t_s) {
+    if (paused_) {
+      if (steps_ == 0) return false;
+      --steps_;
+      return true;
+    }
+    if (speed_ <= 0) return true;
+    if (!anchor_) anchor_ = std::pair{now, t_s};
+    const auto at = anchor_->first + std::chrono::duration_cast<Clock::duration>(
+                                         std::chrono::duration<double>((t_s - anchor_->second) / speed_));
+    if (now < at) return false;
+    // Far behind (a renderer slower than the speed asked): go on from here instead of rushing.
+    if (now - at > std::chrono::milliseconds(250)) anchor_ = std::pair{now, t_s};
+    return true;
+  }
+  /// After a frame was shown: the measured real-time factor (sim s per wall s, smoothed).
+  void shown(Clock::time_point now, double t_s) {
+    if (last_ && !paused_ && now > last_->first) {
+      const double factor = (t_s - last_->second) / std::chrono::duration<double>(now - last_->first).count();
+      rtf_ = rtf_ < 0 ? factor : 0.8 * rtf_ + 0.2 * factor;
+    }
+    last_ = std::pair{now, t_s};
+  }
+  void toggle_pause() {
+    paused_ = !paused_;
+    steps_ = 0;
+    anchor_.reset();
+    last_.reset();
+    rtf_ = -1;
+  }
+  void step() {
+    if (!paused_) toggle_pause();
+    ++steps_;
+  }
+  void faster() {
+    if (speed_ > 0) speed_ = speed_ * 2 > kMaxSpeed ? 0 : speed_ * 2;
+    anchor_.reset();
+  }
+  void slower() {
+    speed_ = speed_ <= 0 ? kMaxSpeed : std::max(kMinSpeed, speed_ / 2);
+    anchor_.reset();
+  }
+  bool paused() const { return paused_; }
+  /// "1x", "1/4x", "max" (as frames come).
+  std::string speed_text() const {
+    char text[32];
+    if (speed_ <= 0) return "max";
+    if (speed_ >= 1) {
+      std::snprintf(text, sizeof text, "%gx", speed_);
+    } else {
+      std::snprintf(text, sizeof text, "1/%gx", 1 / speed_);
+    }
+    return text;
+  }
+  /// One HUD line: speed, measured real-time factor, pause state.
+  std::string hud_line() const {
+    char text[128];
+    if (paused_) {
+      std::snprintf(text, sizeof text, "PAUSED (speed %s)   space resume  n step", speed_text().c_str());
+    } else if (rtf_ >= 0) {
+      std::snprintf(text, sizeof text, "speed %s   real-time factor %.2f   h keys", speed_text().c_str(), rtf_);
+    } else {
+      std::snprintf(text, sizeof text, "speed %s   h keys", speed_text().c_str());
+    }
+    return text;
+  }
+
+ private:
+  double speed_;
+  bool paused_ = false;
+  int steps_ = 0;
+  std::optional<std::pair<Clock::time_point, double>> anchor_;  // wall time at which sim time .second was due
+  std::optional<std::pair<Clock::time_point, double>> last_;    // the last frame shown
+  double rtf_ = -1;
+};
+
+constexpr const char* kSessionKeyHelp = "space pause/resume   n step   + faster   - slower   s screenshot   q quit\n";
+
 void format_hud(char* text, std::size_t size, double t_s, double t_end_s, std::uint64_t seq, std::uint32_t frame_count,
                 double fps, std::uint64_t skipped, const FrameSource::ReportDelay& delay, const std::string& probe_name,
-                const Eigen::Vector3d* p) {
+                const Eigen::Vector3d* p, const Playback* playback = nullptr) {
   // The probe delay is measured by the dynamics and comes back with the next frame (Frame.last_*).
   char delay_text[96] = "probe delay  -";
   if (delay.report_seq > 0) {
@@ -75,8 +162,11 @@ void format_hud(char* text, std::size_t size, double t_s, double t_end_s, std::u
                         t_end_s, static_cast<unsigned long long>(seq), frame_count, fps,
                         static_cast<unsigned long long>(skipped), delay_text);
   if (p != nullptr && n > 0 && static_cast<std::size_t>(n) < size) {
-    std::snprintf(text + n, size - static_cast<std::size_t>(n), "\n%s (%+.4f, %+.4f, %+.4f) m", probe_name.c_str(),
-                  p->x(), p->y(), p->z());
+    n += std::snprintf(text + n, size - static_cast<std::size_t>(n), "\n%s (%+.4f, %+.4f, %+.4f) m",
+                       probe_name.c_str(), p->x(), p->y(), p->z());
+  }
+  if (playback != nullptr && n > 0 && static_cast<std::size_t>(n) < size) {
+    std::snprintf(text + n, size - static_cast<std::size_t>(n), "\n%s", playback->hud_line().c_str());
   }
 }
 
@@ -86,6 +176,7 @@ ViewerOptions viewer_options(const VisualOptions& options, const FrameSource& se
   v.height = options.height;
   v.offscreen = offscreen;
   v.camera = camera_mode(options, CameraMode::follow);
+  v.inset = options.inset && v.camera == CameraMode::follow;
   v.hud = options.hud;
   v.tracked_probe = session.reported_probes().empty() ? -1 : session.reported_probes()[0];
   // One trail point per frame; capped so a very long run cannot grow it without bound.
@@ -257,21 +348,76 @@ void interactive_loop(const VisualOptions& options, const scene::SceneModel& sce
   const auto slow = std::chrono::duration<double, std::milli>(options.slow_ms);
   RateMeter rate;
   char hud[512];
-  std::uint64_t rendered = 0, shots = 0;
-  bool finished = false;
+  std::uint64_t rendered = 0, shots = 0, shown_seq = 0;
+  bool finished = false, help = false;
   std::exception_ptr loop_error;
+  Playback playback(options.speed);
+  // The frame shown last, for the HUD (also redrawn when a key changes the playback).
+  struct Shown {
+    double t_s = 0;
+    std::uint64_t skipped = 0;
+    FrameSource::ReportDelay delay;
+  } shown;
+  auto update_hud = [&] {
+    if (!options.hud || shown_seq == 0) return;
+    format_hud(hud, sizeof hud, shown.t_s, t_end_s, shown_seq, session.hello().frame_count(), rate.fps(),
+               shown.skipped, shown.delay, tracked_name,
+               tracked >= 0 ? &state.p_WP_all[static_cast<std::size_t>(tracked)] : nullptr, &playback);
+    viewer.set_hud_text(hud);
+  };
 
   // The first pose before any frame: all joints at zero.
   scene.world_transforms(q, state.X_WF);
   viewer.show(state.X_WF);
   viewer.set_hud_text(("waiting for frames on " + options.client.channel).c_str());
-  vtkRenderWindowInteractor* interactor = viewer.make_interactor([&] {
-    const auto file = screenshot_path(options, "shot", ++shots);
-    viewer.render();
-    viewer.write_png(file);
-    std::printf("cosim-visual: screenshot %s\n", file.c_str());
+  const std::string help_text = std::string(kSessionKeyHelp) + Viewer::key_help();
+  // Every key the user presses and what it did goes to visual.log: a run can be told apart
+  // from one that was paused or stepped.
+  vtkRenderWindowInteractor* interactor = viewer.make_interactor([&](char key) {
+    std::string did;
+    switch (key) {
+      case ' ':
+        playback.toggle_pause();
+        did = (playback.paused() ? "paused at frame " : "resumed at frame ") + std::to_string(shown_seq);
+        break;
+      case 'n':
+      case '.':
+        playback.step();
+        did = "step after frame " + std::to_string(shown_seq);
+        break;
+      case '+':
+      case '=':
+        playback.faster();
+        did = "speed " + playback.speed_text();
+        break;
+      case '-':
+        playback.slower();
+        did = "speed " + playback.speed_text();
+        break;
+      case 'h':
+        help = !help;
+        viewer.set_help_text(help ? help_text.c_str() : "");
+        did = help ? "help on" : "help off";
+        break;
+      case 's': {
+        const auto file = screenshot_path(options, "shot", ++shots);
+        viewer.render();
+        viewer.write_png(file);
+        std::printf("cosim-visual: screenshot %s\n", file.c_str());
+        did = "screenshot " + file.string();
+        break;
+      }
+      default:
+        if (const char* what = viewer.handle_key(key)) did = what;
+    }
+    if (did.empty()) return false;
+    if (!finished) update_hud();
+    log.info("key '" + std::string(1, key) + "': " + did);
+    return true;
   });
   interactor->Initialize();
+  log.info("window shown, " + std::to_string(options.width) + "x" + std::to_string(options.height) + ", camera " +
+           camera_mode_name(viewer.camera_mode()) + ", speed " + playback.speed_text());
 
   const auto start = Clock::now();
   std::thread worker(session_thread, std::ref(session), std::ref(handoff));
@@ -287,24 +433,28 @@ void interactive_loop(const VisualOptions& options, const scene::SceneModel& sce
         } else {
           viewer.set_hud_text("run finished - q closes the window");
           viewer.render();
+          log.info("run finished, the window stays until closed (q)");
         }
         return;
       }
       if (handoff.state != Handoff::State::frame_ready) return;
+      const auto now = Clock::now();
+      const bool stepping = playback.paused();
+      if (!playback.due(now, handoff.t_s)) return;
       std::copy(handoff.q.begin(), handoff.q.end(), q.begin());
       const std::uint64_t seq = handoff.seq, skipped = handoff.skipped;
       const double t_s = handoff.t_s;
       const FrameSource::ReportDelay delay = handoff.delay;
       lock.unlock();
+      playback.shown(now, t_s);
+      shown_seq = seq;
+      shown = {t_s, skipped, delay};
+      if (stepping) log.info("step: frame " + std::to_string(seq) + " shown");
 
       scene.world_transforms(q, state.X_WF);
       viewer.show(state.X_WF);
       viewer.probe_positions(state.p_WP_all);
-      if (options.hud) {
-        format_hud(hud, sizeof hud, t_s, t_end_s, seq, session.hello().frame_count(), rate.fps(), skipped, delay,
-                   tracked_name, tracked >= 0 ? &state.p_WP_all[static_cast<std::size_t>(tracked)] : nullptr);
-        viewer.set_hud_text(hud);
-      }
+      update_hud();
       viewer.render();
       ++rendered;
       rate.tick();
@@ -367,7 +517,8 @@ void run_session(const VisualOptions& options, const scene::SceneModel* given_sc
                                                           protocol::kProtocolMinor);
   }
   if (!options.replay.empty()) {
-    state.source = std::make_unique<ReplaySession>(options.replay, options.as_fast_as_possible, log);
+    // In a window the viewer paces the presentation itself (Playback), so the replay does not.
+    state.source = std::make_unique<ReplaySession>(options.replay, options.as_fast_as_possible || !options.offscreen, log);
   } else {
     auto session = std::make_unique<ClientSession>(options.client, log, state.record.get());
     session->connect();

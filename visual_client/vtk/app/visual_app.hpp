@@ -27,8 +27,10 @@ struct VisualOptions {
   double slow_ms = 0;  // testing: sleep per frame shown, like a slow renderer
   bool quiet = false;
   bool hud = true;
-  bool hold = false;  // interactive: keep the window open after the run
+  bool hold = false;  // interactive: keep the window open after the run (main: default when stdin is a terminal)
   std::string camera = "auto";
+  bool inset = true;  // follow camera: a top view of the whole path in a corner
+  double speed = 1;   // window: sim seconds shown per wall second; 0 = as fast as frames come
   // Standalone modes.
   bool standalone = false;  // --joints or --pose given (even empty: the zero pose)
   std::filesystem::path pose_file;

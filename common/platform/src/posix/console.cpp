@@ -13,6 +13,7 @@ extern "C" void on_signal(int) { g_on_interrupt(); }
 }  // namespace
 
 bool stderr_is_terminal() noexcept { return ::isatty(STDERR_FILENO) == 1; }
+bool stdin_is_terminal() noexcept { return ::isatty(STDIN_FILENO) == 1; }
 
 void install_interrupt_handler(void (*on_interrupt)() noexcept) {
   g_on_interrupt = on_interrupt;

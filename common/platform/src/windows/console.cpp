@@ -49,6 +49,7 @@ std::string to_utf8(const wchar_t* text) {
 }  // namespace
 
 bool stderr_is_terminal() noexcept { return _isatty(_fileno(stderr)) != 0; }
+bool stdin_is_terminal() noexcept { return _isatty(_fileno(stdin)) != 0; }
 
 void install_interrupt_handler(void (*on_interrupt)() noexcept) {
   g_on_interrupt = on_interrupt;

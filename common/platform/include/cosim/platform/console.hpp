@@ -10,6 +10,9 @@ namespace cosim::platform {
 
 /// True when stderr is an interactive terminal (progress lines only then).
 bool stderr_is_terminal() noexcept;
+/// True when stdin is an interactive terminal: a person started the program (a window then
+/// stays open after the run).
+bool stdin_is_terminal() noexcept;
 
 /// Calls `on_interrupt` for every interrupt: SIGINT, SIGTERM and SIGHUP on POSIX (no
 /// SA_RESTART, so blocking calls see EINTR), Ctrl-C, Ctrl-Break and console close on Windows

@@ -8,14 +8,18 @@
 #include <span>
 
 #include <Eigen/Geometry>
+#include <vtkMatrix4x4.h>
 #include <vtkSmartPointer.h>
+#include <vtkType.h>
 
 #include "cosim/visual/vtk/scene_view.hpp"
 
 class vtkActor;
+class vtkActor2D;
 class vtkCellArray;
 class vtkPNGWriter;
 class vtkPoints;
+class vtkProp3D;
 class vtkPolyData;
 class vtkRenderWindow;
 class vtkRenderWindowInteractor;
@@ -33,6 +37,11 @@ enum class CameraMode : std::uint8_t {
   overview,   ///< fixed, framing the whole scene
 };
 
+const char* camera_mode_name(CameraMode mode);
+
+/// How the body the tracked probe sits on is drawn (key `t` cycles): see the wheels through it.
+enum class BodyStyle : std::uint8_t { solid = 1, transparent, wireframe };
+
 struct ViewerOptions {
   int width = 1280, height = 720;  ///< [px]
   bool offscreen = true;           ///< render into an offscreen buffer of an X window
@@ -40,6 +49,12 @@ struct ViewerOptions {
   bool hud = false;                ///< text overlay, set with set_hud_text()
   std::size_t trail_capacity = 0;  ///< points of the probe trail on the floor; 0 = no trail
   int tracked_probe = -1;          ///< scene probe the follow camera and the trail use; -1 = none
+  bool grid = true;                ///< lines on the floor every metre (and every 0.1 m near the robot)
+  bool axes = true;                ///< the world frame's axes at the origin
+  bool probes = true;              ///< every probe drawn as a small sphere
+  /// A top view of the robot and its whole path in a corner (picture in picture), framed
+  /// anew whenever the path leaves it.
+  bool inset = false;
 };
 
 /// One render window showing a SceneView. Everything is created in the constructor; per
@@ -58,6 +73,19 @@ class Viewer {
   void probe_positions(std::span<Eigen::Vector3d> p_WP) const { view_.probe_positions(p_WP); }
   /// Puts the camera back to its default for the current pose.
   void reset_camera();
+  /// Switches the camera mode at run time and frames the current pose for it.
+  void set_camera_mode(CameraMode mode);
+  CameraMode camera_mode() const { return options_.camera; }
+  void set_axes_visible(bool on);
+  bool axes_visible() const { return options_.axes; }
+  void set_grid_visible(bool on);
+  bool grid_visible() const { return options_.grid; }
+  void set_inset_visible(bool on);
+  bool inset_visible() const { return options_.inset; }
+  void set_body_style(BodyStyle style);
+  BodyStyle body_style() const { return body_style_; }
+  /// Second text overlay at the bottom left (the key help); empty hides it.
+  void set_help_text(const char* text);
   void set_hud_text(const char* text);
   void render();
 
@@ -70,23 +98,54 @@ class Viewer {
   /// Writes the last render as PNG. Throws util::BadInputError when the file cannot be written.
   void write_png(const std::filesystem::path& file);
 
-  /// For interactive use: an interactor with a trackball camera, `r` = reset_camera(),
-  /// `s` = on_screenshot(); VTK's other keys (q/e quit, w wireframe...) stay.
-  vtkRenderWindowInteractor* make_interactor(std::function<void()> on_screenshot);
+  /// Handles one key of the viewer's own: r reset camera, 1/2/3 robot/follow/overview camera,
+  /// o inset, g grid, a axes, t body style. Returns a short description of what it did
+  /// (for the log), or null for a key that is not the viewer's.
+  const char* handle_key(char key);
+  /// The viewer's keys, one line each, for a help overlay.
+  static const char* key_help();
+
+  /// For interactive use: an interactor with a trackball camera; each key goes to `on_key`
+  /// first (true = taken), then to handle_key(), then to VTK (q/e quit, w/s wireframe...,
+  /// except VTK's `3`, stereo, which handle_key() takes).
+  vtkRenderWindowInteractor* make_interactor(std::function<bool(char)> on_key);
 
   vtkRenderWindow* window() const;
   vtkRenderer* renderer() const;
+  /// The inset's renderer (picture in picture); null without ViewerOptions::inset.
+  vtkRenderer* inset_renderer() const;
   std::size_t trail_points() const { return trail_count_; }
 
  private:
   void update_tracking();
+  void frame_inset(bool force);
+  void build_floor_marks();
+  void sync_triad_camera();
+  void update_probe_marks(std::span<const Eigen::Isometry3d> X_WF);
   bool target_of_pose(double target[3]) const;
+  void scene_bounds(double bounds[6], bool moving_only) const;
   SceneView& view_;
   ViewerOptions options_;
   int width_, height_;
   vtkSmartPointer<vtkRenderWindow> window_;
   vtkSmartPointer<vtkRenderer> renderer_;
   vtkSmartPointer<vtkTextActor> hud_;
+  vtkSmartPointer<vtkTextActor> help_;
+  vtkSmartPointer<vtkActor> grid_actor_;        // metre lines
+  vtkSmartPointer<vtkActor> grid_fine_actor_;   // quarter-metre lines
+  vtkSmartPointer<vtkProp3D> axes_actor_;
+  vtkSmartPointer<vtkRenderer> triad_;  // layer 1, top right: the world axes
+  vtkSmartPointer<vtkPoints> probe_points_;
+  vtkSmartPointer<vtkPolyData> probe_marks_;
+  vtkSmartPointer<vtkActor2D> probe_actor_;
+  vtkSmartPointer<vtkRenderer> inset_;
+  vtkSmartPointer<vtkActor> inset_marker_;  // the robot in the inset: disc and heading
+  vtkSmartPointer<vtkMatrix4x4> inset_marker_pose_ = vtkSmartPointer<vtkMatrix4x4>::New();
+  double inset_bounds_[4] = {0, 0, 0, 0};  // x0 x1 y0 y1 [m] the inset frames now
+  Eigen::Vector2d trail_lo_ = Eigen::Vector2d::Constant(VTK_DOUBLE_MAX);  // trail bounding box [m]
+  Eigen::Vector2d trail_hi_ = Eigen::Vector2d::Constant(-VTK_DOUBLE_MAX);
+  std::vector<vtkActor*> body_actors_;     // on the tracked probe's frame: BodyStyle applies
+  BodyStyle body_style_ = BodyStyle::solid;
   vtkSmartPointer<vtkPoints> trail_points_;
   vtkSmartPointer<vtkCellArray> trail_lines_;
   vtkSmartPointer<vtkPolyData> trail_;
