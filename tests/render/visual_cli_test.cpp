@@ -171,6 +171,37 @@ TEST_F(VisualTest, ReplayOfARecordedRunMakesTheSameVideoWithoutDynamics) {
   EXPECT_NE(log.find("60 probe reports compared with the recording, max difference 0"), std::string::npos) << log;
 }
 
+TEST_F(VisualTest, AReplaySeekingATimeShowsWhatTheLiveRunShowedThen) {
+  // The live run renders offscreen and keeps frame 45 (HUD off: its render rate differs)...
+  const std::vector<std::string> look{"--offscreen", "--size", "320x180", "--hud", "off", "--inset", "off",
+                                      "--screenshot-every", "45"};
+  auto dynamics = start_dynamics({"--duration", "3", "--fps", "30", "--mode", "lockstep"});
+  auto live = start_visual_session(look);
+  ASSERT_EQ(finish(*live, "cosim-visual"), 0) << live->err();
+  ASSERT_EQ(finish(*dynamics, "cosim-dynamics"), 0) << dynamics->err();
+  const auto live_png = run_dir() / "screenshots" / "frame_000045.png";
+  ASSERT_TRUE(std::filesystem::exists(live_png));
+  // ...the replay jumps straight to its time (frame k at t = k/fps: 1.5 s), the frames before
+  // it not shown, and renders the same picture: the robot's pose, the camera, the trail.
+  const auto out = tmp_.path() / "replay";
+  std::vector<std::string> args{"--replay", run_dir().string(), "--seek", "1.5", "--as-fast-as-possible", "--out",
+                                out.string()};
+  args.insert(args.end(), look.begin(), look.end());
+  auto replay = start_visual(args, "replay");
+  ASSERT_EQ(finish(*replay, "cosim-visual", 120), 0) << replay->err();
+  const auto replay_png = out / "screenshots" / "frame_000045.png";
+  ASSERT_TRUE(std::filesystem::exists(replay_png)) << replay->out();
+  const double error = visual::image_difference(replay_png, live_png);
+  std::printf("image difference replay at 1.5 s vs live frame 45: %g (tolerance %g)\n", error, kImageTolerance);
+  EXPECT_LE(error, kImageTolerance);
+  // Only frames 45..90 shown (46: it jumped, it did not play 1..44 unseen), each probe
+  // compared with the run's report: the same positions.
+  EXPECT_NE(replay->out().find("cosim-visual: 46 frames received"), std::string::npos) << replay->out();
+  EXPECT_NE(replay->out().find("replayed probes vs recorded reports: 46 compared, max difference 0 m"),
+            std::string::npos)
+      << replay->out();
+}
+
 TEST_F(VisualTest, WindowModeRunsTheSameLoop) {
   // No --offscreen with a display: a window, its event loop polling the session thread.
   auto dynamics = start_dynamics({"--duration", "1", "--fps", "30", "--mode", "lockstep"});
@@ -201,13 +232,17 @@ std::vector<std::string> wait_for_log(const std::filesystem::path& file, const s
 /// Presses one key in the window of cosim-visual showing the Robotino, as a person would:
 /// xdotool focuses the window (found by its title; VTK sets no _NET_WM_PID) and types through
 /// the X server's XTEST extension. The tests of this binary run one at a time: one such window.
-void press_key(const std::string& key) {
+/// A key that closes the window is only pressed (keydown): the window is gone before a release
+/// could reach it.
+void press_key(const std::string& key, bool closes_window = false) {
   int status = 0;
   const std::string out = run_command(
-      "timeout 10 xdotool search --sync --onlyvisible --name '^cosim-visual - Robotino$' windowfocus --sync key "
-      "--clearmodifiers " + key + " 2>&1",
+      "timeout 10 xdotool search --sync --onlyvisible --name '^cosim-visual - Robotino$' windowfocus --sync " +
+          std::string(closes_window ? "keydown" : "key") + " --clearmodifiers " + key + " 2>&1",
       &status);
-  ASSERT_EQ(status, 0) << "xdotool: " << out;
+  ASSERT_EQ(status, 0) << "xdotool " << key << ": " << out;
+  // Released through XTEST with no window: a key left down would repeat into the next window.
+  if (closes_window) run_command("xdotool keyup " + key + " 2>&1");
 }
 
 TEST_F(VisualTest, WindowKeysPauseStepSwitchTheCameraAndQuit) {
@@ -249,8 +284,36 @@ TEST_F(VisualTest, WindowKeysPauseStepSwitchTheCameraAndQuit) {
   ASSERT_EQ(finish(*dynamics2, "cosim-dynamics"), 0) << dynamics2->err();
   wait_for_log(log, "run finished, the window stays");
   EXPECT_TRUE(visual2->running());
-  press_key("q");
+  press_key("q", true);
   EXPECT_EQ(finish(*visual2, "cosim-visual", 20), 0) << visual2->err();
+}
+
+TEST_F(VisualTest, AReplayInAWindowJumpsWithItsKeys) {
+  if (run_command("command -v xdotool").empty()) GTEST_FAIL() << "xdotool is missing: scripts/setup.sh installs it";
+  auto dynamics = start_dynamics({"--duration", "3", "--fps", "30", "--mode", "lockstep"});
+  Process recorder(kBinDir / "cosim-recorder", {"--channel", channel(), "--open-timeout", "20"}, tmp_.path() / "rec");
+  ASSERT_EQ(finish(recorder, "cosim-recorder"), 0) << recorder.err();
+  ASSERT_EQ(finish(*dynamics, "cosim-dynamics"), 0) << dynamics->err();
+  // At half speed: 6 s of wall time for the 3 s run, time to press keys.
+  const auto out = tmp_.path() / "replay";
+  auto replay = start_visual({"--replay", run_dir().string(), "--size", "320x180", "--speed", "0.5", "--out",
+                              out.string()},
+                             "replay");
+  const auto log = out / "visual.log";
+  wait_for_log(log, "window shown");
+  press_key("space");
+  const auto paused = wait_for_log(log, R"(key ' ': paused at frame (\d+))");
+  ASSERT_EQ(paused.size(), 2u);
+  const long k = std::stol(paused[1]);
+  // Paused, `]` jumps 1 s (30 frames) on and shows that frame at once; `[` comes back.
+  press_key("bracketright");
+  wait_for_log(log, "step: frame " + std::to_string(k + 30) + " shown");
+  press_key("bracketleft");
+  wait_for_log(log, "step: frame " + std::to_string(k) + " shown");
+  press_key("space");
+  EXPECT_EQ(finish(*replay, "cosim-visual", 60), 0) << replay->err();
+  // From frame k to the end after the jumps: each probe shown is compared, all equal.
+  EXPECT_NE(replay->out().find("max difference 0 m"), std::string::npos) << replay->out();
 }
 
 TEST_F(VisualTest, TheLauncherPassesViewerOptionsOnAndWarnsOfFreeMode) {

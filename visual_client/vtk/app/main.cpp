@@ -262,7 +262,7 @@ int main(int argc, char** argv) {
       "a window when an X display is available, paced to wall-clock time (--speed), else renders offscreen into a "
       "video. Window keys: space pause/resume, n step one frame, + / - speed, 1 / 2 / 3 robot / follow / overview "
       "camera, r reset camera, o top-view inset, g grid, a axes, t see-through / wireframe body, s screenshot, h "
-      "key help, q quit; mouse: trackball camera. With DISPLAY unset it starts its own Xvfb "
+      "key help, q quit; with --replay a time slider and [ / ] (1 s back / on); mouse: trackball camera. With DISPLAY unset it starts its own Xvfb "
       "(package xvfb), stopped when it ends; Debian's VTK renders through X only.\n\n"
       "Standalone: --joints/--pose with --screenshot renders one pose and exits; --bench-frames N measures the "
       "offscreen frame rate; --replay RUN_DIR/frames.cosimlog plays a recorded run again (into a window, or a video "
@@ -324,6 +324,11 @@ int main(int argc, char** argv) {
   cosim::util::add_path_option(app, "--replay", options.replay,
                  "play a recorded run (RUN_DIR/frames.cosimlog) at its fps, without a dynamics process");
   app.add_flag("--as-fast-as-possible", options.as_fast_as_possible, "with --replay: do not wait for the recorded fps");
+  double seek_s = 0;
+  auto* seek_option = app.add_option("--seek", seek_s,
+                                     "with --replay: start at this sim time [s] (the frame at or before it; in a "
+                                     "window the time slider and keys [ ] move it)")
+                          ->check(cosim::util::finite_range(0, 1e9));
   app.add_flag("-q,--quiet", options.quiet, "no summary on stdout");
   app.add_option("--protocol-major", options.client.protocol_major, "testing: answer with this protocol major")
       ->group("");
@@ -340,6 +345,10 @@ int main(int argc, char** argv) {
     options.width = width;
     options.height = height;
     options.standalone = joints_option->count() > 0 || pose_option->count() > 0;
+    if (seek_option->count() > 0) {
+      if (options.replay.empty()) throw CLI::ValidationError("--seek", "needs --replay");
+      options.seek_s = seek_s;
+    }
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <vtkCallbackCommand.h>
@@ -109,6 +110,11 @@ class Playback {
     if (speed_ > 0) speed_ = speed_ * 2 > kMaxSpeed ? 0 : speed_ * 2;
     anchor_.reset();
   }
+  /// After a jump: the pace starts again from the next frame shown.
+  void restart() {
+    anchor_.reset();
+    last_.reset();
+  }
   void slower() {
     speed_ = speed_ <= 0 ? kMaxSpeed : std::max(kMinSpeed, speed_ / 2);
     anchor_.reset();
@@ -147,7 +153,8 @@ class Playback {
   double rtf_ = -1;
 };
 
-constexpr const char* kSessionKeyHelp = "space pause/resume   n step   + faster   - slower   s screenshot   q quit\n";
+constexpr const char* kSessionKeyHelp =
+    "space pause/resume   n step   + faster   - slower   [ ] replay: 1 s back/on   s screenshot   q quit\n";
 
 void format_hud(char* text, std::size_t size, double t_s, double t_end_s, std::uint64_t seq, std::uint32_t frame_count,
                 double fps, std::uint64_t skipped, const FrameSource::ReportDelay& delay, const std::string& probe_name,
@@ -212,6 +219,35 @@ std::unique_ptr<VideoEncoder> open_video(const VisualOptions& options, const Fra
   return encoder;
 }
 
+/// After a replay jumped to its current frame: the trail of the frames before it, as if they
+/// had been shown (the tracked probe from the scene model, as SceneView computes it).
+void retrace(const ReplaySession& replay, const scene::SceneModel& scene, int tracked, Viewer& viewer) {
+  if (tracked < 0) return;
+  const scene::Probe& probe = scene.probes()[static_cast<std::size_t>(tracked)];
+  std::vector<double> q(scene.joint_names().size(), 0.0);
+  std::vector<Eigen::Isometry3d> X_WF(scene.frames().size());
+  std::vector<Eigen::Vector3d> path;
+  path.reserve(replay.index());
+  for (std::size_t i = 0; i < replay.index(); ++i) {
+    replay.q_scene_of(i, q);
+    scene.world_transforms(q, X_WF);
+    path.push_back(X_WF[static_cast<std::size_t>(probe.frame)] * probe.p_FP_m);
+  }
+  viewer.reset_trail(path);
+}
+
+/// A replay started at --seek: the camera is set on the first recorded frame, as in the run,
+/// then the replay jumps.
+void prime_seek(const VisualOptions& options, ReplaySession* replay, const scene::SceneModel& scene, Viewer& viewer) {
+  if (replay == nullptr || !options.seek_s || replay->frame_count() == 0) return;
+  std::vector<double> q(scene.joint_names().size(), 0.0);
+  std::vector<Eigen::Isometry3d> X_WF(scene.frames().size());
+  replay->q_scene_of(0, q);
+  scene.world_transforms(q, X_WF);
+  viewer.show(X_WF);
+  replay->request_seek(*options.seek_s);
+}
+
 void finish_summary(const VisualOptions& options, const FrameSource& session, util::EventLog& log,
                     std::uint64_t rendered, double render_s, VideoEncoder* video) {
   const double fps = render_s > 0 ? static_cast<double>(rendered) / render_s : 0;
@@ -229,13 +265,22 @@ void finish_summary(const VisualOptions& options, const FrameSource& session, ut
                 static_cast<unsigned long long>(session.frames_skipped()), video != nullptr ? "; video " : "",
                 video != nullptr ? video->file().c_str() : "");
   }
+  if (const auto* replay = dynamic_cast<const ReplaySession*>(&session)) {
+    // As cosim-recorder --replay says it: the probes computed now against the run's reports.
+    char diff[160];
+    std::snprintf(diff, sizeof diff, "replayed probes vs recorded reports: %llu compared, max difference %.3g m",
+                  static_cast<unsigned long long>(replay->reports_compared()), replay->max_difference_to_recording_m());
+    log.info(diff);
+    if (!options.quiet) std::printf("cosim-visual: %s\n", diff);
+  }
 }
 
 /// Offscreen: one thread, render then report, then read back and encode while the dynamics
 /// integrates the next frame.
 void offscreen_loop(const VisualOptions& options, const scene::SceneModel& scene, SceneView& view,
-                    FrameSource& session, util::EventLog& log) {
+                    FrameSource& session, ReplaySession* replay, util::EventLog& log) {
   Viewer viewer(view, viewer_options(options, session, true));
+  prime_seek(options, replay, scene, viewer);
   auto video = open_video(options, session, log);
   // Should the X server vanish under us (Xvfb stopped by the same Ctrl-C), close the video
   // before Xlib ends the process.
@@ -263,6 +308,7 @@ void offscreen_loop(const VisualOptions& options, const scene::SceneModel& scene
   const auto start = Clock::now();
   while (session.next_frame()) {
     if (wire::stop_requested()) throw util::InterruptedError("interrupted");
+    if (replay != nullptr && replay->jumped()) retrace(*replay, scene, tracked, viewer);
     scene.world_transforms(session.q_scene(), state.X_WF);
     viewer.show(state.X_WF);
     viewer.probe_positions(state.p_WP_all);
@@ -298,6 +344,8 @@ struct Handoff {
   std::condition_variable changed;
   enum class State : std::uint8_t { waiting = 1, frame_ready, probes_ready, finished } state = State::waiting;
   bool quit = false;                  // the window closed: the session thread stops
+  bool jumped = false;                // the frame handed over was reached by a replay's seek
+  bool discard = false;               // the frame handed over was not shown (a seek): no report
   std::vector<double> q;              // joint values of the frame handed over (scene order)
   std::vector<Eigen::Vector3d> p_WP;  // its probes, in Welcome order
   std::uint64_t seq = 0, skipped = 0;
@@ -306,10 +354,11 @@ struct Handoff {
   std::exception_ptr error;
 };
 
-void session_thread(FrameSource& session, Handoff& handoff) {
+void session_thread(FrameSource& session, ReplaySession* replay, Handoff& handoff) {
   try {
     while (session.next_frame()) {
       std::unique_lock lock(handoff.mutex);
+      handoff.jumped = replay != nullptr && replay->jumped();
       if (handoff.quit) throw util::InterruptedError("the window was closed during the run");
       std::copy(session.q_scene().begin(), session.q_scene().end(), handoff.q.begin());
       handoff.seq = session.seq();
@@ -320,6 +369,7 @@ void session_thread(FrameSource& session, Handoff& handoff) {
       handoff.changed.notify_all();
       handoff.changed.wait(lock, [&] { return handoff.state == Handoff::State::probes_ready || handoff.quit; });
       if (handoff.quit) throw util::InterruptedError("the window was closed during the run");
+      if (std::exchange(handoff.discard, false)) continue;  // never shown: nothing to report
       lock.unlock();
       session.report(handoff.p_WP);
     }
@@ -334,7 +384,7 @@ void session_thread(FrameSource& session, Handoff& handoff) {
 
 /// Interactive: the window's event loop polls the handoff on a 5 ms timer.
 void interactive_loop(const VisualOptions& options, const scene::SceneModel& scene, SceneView& view,
-                      FrameSource& session, util::EventLog& log) {
+                      FrameSource& session, ReplaySession* replay, util::EventLog& log) {
   Viewer viewer(view, viewer_options(options, session, false));
   auto video = open_video(options, session, log);
   FrameState state(scene, session.reported_probes().size());
@@ -371,11 +421,31 @@ void interactive_loop(const VisualOptions& options, const scene::SceneModel& sce
   viewer.show(state.X_WF);
   viewer.set_hud_text(("waiting for frames on " + options.client.channel).c_str());
   const std::string help_text = std::string(kSessionKeyHelp) + Viewer::key_help();
+  // A replay jumps to t_s: the frame held for showing (if any) is dropped unreported, and a
+  // paused player shows the frame it jumped to.
+  auto seek = [&](double t_s) {
+    if (replay == nullptr) return;
+    replay->request_seek(t_s);
+    std::lock_guard lock(handoff.mutex);
+    if (handoff.state == Handoff::State::frame_ready) {
+      handoff.discard = true;
+      handoff.state = Handoff::State::probes_ready;
+      handoff.changed.notify_all();
+    }
+    playback.restart();
+    if (playback.paused()) playback.step();
+  };
   // Every key the user presses and what it did goes to visual.log: a run can be told apart
   // from one that was paused or stepped.
   vtkRenderWindowInteractor* interactor = viewer.make_interactor([&](char key) {
     std::string did;
     switch (key) {
+      case '[':
+      case ']':
+        if (replay == nullptr) return false;
+        seek(shown.t_s + (key == '[' ? -1.0 : 1.0));
+        did = std::string("seek ") + (key == '[' ? "back" : "forward") + " 1 s from t " + std::to_string(shown.t_s);
+        break;
       case ' ':
         playback.toggle_pause();
         did = (playback.paused() ? "paused at frame " : "resumed at frame ") + std::to_string(shown_seq);
@@ -415,12 +485,14 @@ void interactive_loop(const VisualOptions& options, const scene::SceneModel& sce
     log.info("key '" + std::string(1, key) + "': " + did);
     return true;
   });
+  if (replay != nullptr) viewer.add_time_slider(replay->first_time_s(), replay->last_time_s(), seek);
+  prime_seek(options, replay, scene, viewer);
   interactor->Initialize();
   log.info("window shown, " + std::to_string(options.width) + "x" + std::to_string(options.height) + ", camera " +
            camera_mode_name(viewer.camera_mode()) + ", speed " + playback.speed_text());
 
   const auto start = Clock::now();
-  std::thread worker(session_thread, std::ref(session), std::ref(handoff));
+  std::thread worker(session_thread, std::ref(session), replay, std::ref(handoff));
   auto on_timer = [&] {
     if (finished) return;
     try {
@@ -442,6 +514,7 @@ void interactive_loop(const VisualOptions& options, const scene::SceneModel& sce
       const bool stepping = playback.paused();
       if (!playback.due(now, handoff.t_s)) return;
       std::copy(handoff.q.begin(), handoff.q.end(), q.begin());
+      if (handoff.jumped) retrace(*replay, scene, tracked, viewer);
       const std::uint64_t seq = handoff.seq, skipped = handoff.skipped;
       const double t_s = handoff.t_s;
       const FrameSource::ReportDelay delay = handoff.delay;
@@ -455,6 +528,7 @@ void interactive_loop(const VisualOptions& options, const scene::SceneModel& sce
       viewer.show(state.X_WF);
       viewer.probe_positions(state.p_WP_all);
       update_hud();
+      viewer.set_slider_time(t_s);
       viewer.render();
       ++rendered;
       rate.tick();
@@ -516,9 +590,12 @@ void run_session(const VisualOptions& options, const scene::SceneModel* given_sc
     state.record = std::make_unique<wire::CosimLogWriter>(options.out_dir / "visual.cosimlog", protocol::kProtocolMajor,
                                                           protocol::kProtocolMinor);
   }
+  ReplaySession* replay = nullptr;
   if (!options.replay.empty()) {
     // In a window the viewer paces the presentation itself (Playback), so the replay does not.
-    state.source = std::make_unique<ReplaySession>(options.replay, options.as_fast_as_possible || !options.offscreen, log);
+    auto source = std::make_unique<ReplaySession>(options.replay, options.as_fast_as_possible || !options.offscreen, log);
+    replay = source.get();
+    state.source = std::move(source);
   } else {
     auto session = std::make_unique<ClientSession>(options.client, log, state.record.get());
     session->connect();
@@ -536,9 +613,9 @@ void run_session(const VisualOptions& options, const scene::SceneModel* given_sc
   }
   state.source->accept(*scene);
   if (options.offscreen) {
-    offscreen_loop(options, *scene, *view, *state.source, log);
+    offscreen_loop(options, *scene, *view, *state.source, replay, log);
   } else {
-    interactive_loop(options, *scene, *view, *state.source, log);
+    interactive_loop(options, *scene, *view, *state.source, replay, log);
   }
   if (state.record) state.record->flush();
 }

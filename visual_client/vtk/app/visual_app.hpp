@@ -38,6 +38,7 @@ struct VisualOptions {
   std::filesystem::path screenshot;
   int bench_frames = 0;
   std::filesystem::path replay;  // play a recorded run instead of connecting
+  std::optional<double> seek_s;  // with replay: start at this sim time [s]
   bool as_fast_as_possible = false;
 };
 

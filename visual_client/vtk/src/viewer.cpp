@@ -30,6 +30,8 @@
 #include <vtkRenderWindow.h>
 #include <vtkRenderWindowInteractor.h>
 #include <vtkRenderer.h>
+#include <vtkSliderRepresentation2D.h>
+#include <vtkSliderWidget.h>
 #include <vtkTextActor.h>
 #include <vtkTextProperty.h>
 #include <vtkUnsignedCharArray.h>
@@ -593,19 +595,22 @@ void Viewer::update_tracking() {
     renderer_->ResetCameraClippingRange();
     last_target_ = p;
   }
-  if (trail_ && trail_count_ < options_.trail_capacity) {
-    trail_lo_ = trail_lo_.cwiseMin(p.head<2>());
-    trail_hi_ = trail_hi_.cwiseMax(p.head<2>());
-    const vtkIdType id = trail_points_->InsertNextPoint(p.x(), p.y(), kTrailHeight_m);
-    if (id > 0) {
-      const vtkIdType segment[2] = {id - 1, id};
-      trail_lines_->InsertNextCell(2, segment);
-    }
-    ++trail_count_;
-    trail_points_->Modified();
-    trail_lines_->Modified();
-    trail_->Modified();
+  add_trail_point(p);
+}
+
+void Viewer::add_trail_point(const Eigen::Vector3d& p) {
+  if (!trail_ || trail_count_ >= options_.trail_capacity) return;
+  trail_lo_ = trail_lo_.cwiseMin(p.head<2>());
+  trail_hi_ = trail_hi_.cwiseMax(p.head<2>());
+  const vtkIdType id = trail_points_->InsertNextPoint(p.x(), p.y(), kTrailHeight_m);
+  if (id > 0) {
+    const vtkIdType segment[2] = {id - 1, id};
+    trail_lines_->InsertNextCell(2, segment);
   }
+  ++trail_count_;
+  trail_points_->Modified();
+  trail_lines_->Modified();
+  trail_->Modified();
 }
 
 void Viewer::set_hud_text(const char* text) {
@@ -631,6 +636,69 @@ void Viewer::write_png(const std::filesystem::path& file) {
     throw util::BadInputError("cannot write " + file.string() + ": " +
                               (capture.had_error() ? capture.first_error() : std::string("write failed")));
   }
+}
+
+void Viewer::reset_trail(std::span<const Eigen::Vector3d> p_W) {
+  if (!trail_) return;
+  trail_points_->Reset();
+  trail_lines_->Reset();
+  trail_count_ = 0;
+  trail_lo_.setConstant(VTK_DOUBLE_MAX);
+  trail_hi_.setConstant(-VTK_DOUBLE_MAX);
+  for (const Eigen::Vector3d& p : p_W) add_trail_point(p);
+  if (options_.inset && camera_set_) frame_inset(true);
+}
+
+void Viewer::add_time_slider(double t0_s, double t1_s, std::function<void(double)> on_seek) {
+  auto rep = vtkSmartPointer<vtkSliderRepresentation2D>::New();
+  rep->SetMinimumValue(t0_s);
+  rep->SetMaximumValue(std::max(t1_s, t0_s + 1e-9));
+  rep->SetValue(t0_s);
+  rep->SetTitleText("t [s]");
+  rep->SetLabelFormat("%.2f");
+  // Along the bottom, left of the inset.
+  rep->GetPoint1Coordinate()->SetCoordinateSystemToNormalizedDisplay();
+  rep->GetPoint1Coordinate()->SetValue(0.05, 0.07);
+  rep->GetPoint2Coordinate()->SetCoordinateSystemToNormalizedDisplay();
+  rep->GetPoint2Coordinate()->SetValue(kInsetViewport[0] - 0.04, 0.07);
+  rep->SetSliderLength(0.015);
+  rep->SetSliderWidth(0.03);
+  rep->SetTubeWidth(0.006);
+  rep->SetEndCapLength(0.005);
+  rep->SetTitleHeight(0.025);
+  rep->SetLabelHeight(0.025);
+  for (vtkTextProperty* text : {rep->GetTitleProperty(), rep->GetLabelProperty()}) {
+    text->SetColor(0.05, 0.05, 0.1);
+    text->ShadowOff();
+    text->BoldOff();
+  }
+  rep->GetSliderProperty()->SetColor(0.80, 0.08, 0.24);
+  rep->GetTubeProperty()->SetColor(0.3, 0.3, 0.35);
+  rep->GetCapProperty()->SetColor(0.3, 0.3, 0.35);
+  on_seek_ = std::move(on_seek);
+  slider_ = vtkSmartPointer<vtkSliderWidget>::New();
+  slider_->SetInteractor(interactor_);
+  slider_->SetRepresentation(rep);
+  slider_->SetAnimationModeToJump();
+  auto on_event = vtkSmartPointer<vtkCallbackCommand>::New();
+  on_event->SetClientData(this);
+  on_event->SetCallback([](vtkObject* caller, unsigned long event, void* data, void*) {
+    auto* self = static_cast<Viewer*>(data);
+    if (event == vtkCommand::StartInteractionEvent) self->slider_dragged_ = true;
+    if (event == vtkCommand::EndInteractionEvent) self->slider_dragged_ = false;
+    const double t_s =
+        static_cast<vtkSliderRepresentation*>(static_cast<vtkSliderWidget*>(caller)->GetRepresentation())->GetValue();
+    if (self->on_seek_) self->on_seek_(t_s);
+  });
+  for (const auto event : {vtkCommand::StartInteractionEvent, vtkCommand::InteractionEvent,
+                           vtkCommand::EndInteractionEvent}) {
+    slider_->AddObserver(event, on_event);
+  }
+  slider_->EnabledOn();
+}
+
+void Viewer::set_slider_time(double t_s) {
+  if (slider_ && !slider_dragged_) static_cast<vtkSliderRepresentation*>(slider_->GetRepresentation())->SetValue(t_s);
 }
 
 vtkRenderer* Viewer::inset_renderer() const { return options_.inset ? inset_.Get() : nullptr; }

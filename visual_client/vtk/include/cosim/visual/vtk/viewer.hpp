@@ -24,6 +24,7 @@ class vtkPolyData;
 class vtkRenderWindow;
 class vtkRenderWindowInteractor;
 class vtkRenderer;
+class vtkSliderWidget;
 class vtkTextActor;
 class vtkUnsignedCharArray;
 class vtkWindowToImageFilter;
@@ -110,6 +111,15 @@ class Viewer {
   /// except VTK's `3`, stereo, which handle_key() takes).
   vtkRenderWindowInteractor* make_interactor(std::function<bool(char)> on_key);
 
+  /// Starts the trail again from these tracked-probe positions [m, world], as if the frames
+  /// they belong to had been shown (a replay that jumped); the next show() goes on from there.
+  void reset_trail(std::span<const Eigen::Vector3d> p_W);
+
+  /// A time slider along the bottom (after make_interactor()): dragging it calls on_seek with
+  /// the time chosen [s]; set_slider_time() moves it with the frames shown, except while dragged.
+  void add_time_slider(double t0_s, double t1_s, std::function<void(double)> on_seek);
+  void set_slider_time(double t_s);
+
   vtkRenderWindow* window() const;
   vtkRenderer* renderer() const;
   /// The inset's renderer (picture in picture); null without ViewerOptions::inset.
@@ -118,6 +128,7 @@ class Viewer {
 
  private:
   void update_tracking();
+  void add_trail_point(const Eigen::Vector3d& p);
   void frame_inset(bool force);
   void build_floor_marks();
   void sync_triad_camera();
@@ -155,6 +166,9 @@ class Viewer {
   vtkSmartPointer<vtkWindowToImageFilter> grab_;
   vtkSmartPointer<vtkPNGWriter> png_;
   vtkSmartPointer<vtkRenderWindowInteractor> interactor_;
+  vtkSmartPointer<vtkSliderWidget> slider_;
+  std::function<void(double)> on_seek_;
+  bool slider_dragged_ = false;
   std::vector<Eigen::Vector3d> p_WP_;  // all probes, preallocated
   Eigen::Vector3d last_target_ = Eigen::Vector3d::Zero();
   bool camera_set_ = false;
