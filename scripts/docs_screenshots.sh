@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the screenshots in docs/: the Robotino on the seed-000 rose (robotino backend)
-# at t = 0, 15 and 30 s, and the overview with the probe trail at 30 s, plus the report
+# at t = 0, 15 and 30 s, and the overview with the probe trail at 30 s, a 20 s video of the
+# follow camera (docs/video/robotino_rose.mp4), plus the report
 # plots of the same run; the omni wheel of seed 004 on its bench (omniwheel backend) at 2 and
 # 4.5 s, with the report plots of its contact and of the two trackers' difference.
 # The Mecanum platforms: seed 003's three-wheel robot on its figure-eight (mecanum3vw) and seed
@@ -26,6 +27,17 @@ if [[ $what == all || $what == robotino ]]; then
 }
 run follow follow
 run overview overview
+# A short video of the follow camera with its top-view inset: the first 20 s of the rose,
+# 640x360, for the README (a few hundred KB).
+mkdir -p "$docs/video"
+"$bin/cosim-dynamics" --backend robotino --duration 20 --fps 20 --channel "fifo:$work/fifo-video" \
+  --out "$work/video" --progress never -q &
+"$bin/cosim-visual" --channel "fifo:$work/fifo-video" --out "$work/video" --offscreen --size 640x360 \
+  --video "$work/video/rose.mp4" -q
+wait
+# cosim-visual encodes for quality (7.7 MB); the README's copy is squeezed to ~0.7 MB.
+ffmpeg -v error -y -i "$work/video/rose.mp4" -c:v libx264 -crf 30 -preset slow -pix_fmt yuv420p -an \
+  "$docs/video/robotino_rose.mp4"
 cp "$work/follow/screenshots/frame_000300.png" "$docs/screenshots/robotino_t15s.png"
 cp "$work/follow/screenshots/frame_000600.png" "$docs/screenshots/robotino_t30s.png"
 cp "$work/overview/screenshots/frame_000600.png" "$docs/screenshots/overview_t30s.png"
@@ -35,7 +47,8 @@ awk -F, 'NR == 1 { for (i = 2; i <= NF; ++i) name[i] = $i; next }
          NR == 2 { for (i = 2; i <= NF; ++i) if (name[i] ~ /^Robotino\/.*_(m|rad)$/ && name[i] !~ /chassis_bottom/) {
                      n = name[i]; sub(/_(m|rad)$/, "", n); print n " = " $i } ; exit }' \
   "$work/follow/dynamics.csv" > "$work/t0.pose"
-"$bin/cosim-visual" --pose "$work/t0.pose" --screenshot "$docs/screenshots/robotino_t00s.png" --size 1280x720 -q
+"$bin/cosim-visual" --pose "$work/t0.pose" --screenshot "$docs/screenshots/robotino_t00s.png" --size 1280x720 \
+  --camera follow --contact -q
 
 # The report of a full 50 s run with the recorder stub, converged (tolerances 1e-10: the
 # deviation is then the model's, not the solver's), with the seed-literal configuration

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <numbers>
 #include <optional>
 #include <string>
 #include <vector>
@@ -158,6 +159,38 @@ TEST_F(ViewerTest, TheWheelsAreSeenFromTheDefaultCamera) {
   // opening); the closed bumper ring of before left 579, the camera 1.8x as far 424: 900
   // tells them apart with a margin of a quarter either way.
   EXPECT_GT(wheel_px, 900u);
+}
+
+TEST_F(ViewerTest, TheRollerOnTheFloorIsHighlighted) {
+  ZeroPose robotino("robotino");
+  EXPECT_STREQ(robotino.viewer->handle_key('c'), "contact highlight on");
+  robotino.show();
+  // Of each wheel's six rollers one touches the floor (Wheel.xml: roller j at theta + alpha_j
+  // = 0), and nothing else: not the hubs (2.5 mm above), not the body.
+  auto highlighted = [&] {
+    std::vector<std::string> frames;
+    for (const std::size_t i : robotino.viewer->contact_actors()) {
+      frames.push_back(robotino.scene.frames()[static_cast<std::size_t>(robotino.scene.renders()[i].frame)].name);
+    }
+    std::sort(frames.begin(), frames.end());
+    return frames;
+  };
+  const auto at_zero = highlighted();
+  ASSERT_EQ(at_zero.size(), 3u);
+  for (int w = 0; w < 3; ++w) {
+    EXPECT_NE(at_zero[static_cast<std::size_t>(w)].find("Wheel_" + std::to_string(w + 1) + "/roller1"), std::string::npos)
+        << at_zero[static_cast<std::size_t>(w)];
+  }
+  // Wheel 1 turned by -60 deg: roller 2 (alpha 60 deg) comes to the floor; the others stay.
+  robotino.q[static_cast<std::size_t>(robotino.scene.find_joint("Robotino/axle1"))] = -60 * std::numbers::pi / 180;
+  robotino.show();
+  const auto turned = highlighted();
+  ASSERT_EQ(turned.size(), 3u);
+  EXPECT_NE(turned[0].find("Wheel_1/roller2"), std::string::npos) << turned[0];
+  EXPECT_EQ(turned[1], at_zero[1]);
+  // Off again: the scene's colours come back.
+  robotino.viewer->handle_key('c');
+  EXPECT_TRUE(robotino.viewer->contact_actors().empty());
 }
 
 TEST_F(ViewerTest, TheGridIsOnTheFloor) {

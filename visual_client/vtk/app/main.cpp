@@ -63,6 +63,7 @@ int run_pose(const VisualOptions& options, const scene::SceneModel& scene) {
   v.height = options.height;
   v.offscreen = options.offscreen || !options.screenshot.empty();
   v.camera = camera_mode(options, CameraMode::robot);
+  v.contact = options.contact;
   v.tracked_probe = scene.probes().empty() ? -1 : 0;
   Viewer viewer(view, v);
   // The default camera is framed on the zero pose, so that two poses share one view.
@@ -261,8 +262,9 @@ int main(int argc, char** argv) {
       "to every frame received, and reports the probes' world coordinates computed from the rendered actors. Shows "
       "a window when an X display is available, paced to wall-clock time (--speed), else renders offscreen into a "
       "video. Window keys: space pause/resume, n step one frame, + / - speed, 1 / 2 / 3 robot / follow / overview "
-      "camera, r reset camera, o top-view inset, g grid, a axes, t see-through / wireframe body, s screenshot, h "
-      "key help, q quit; with --replay a time slider and [ / ] (1 s back / on); mouse: trackball camera. With DISPLAY unset it starts its own Xvfb "
+      "camera, r reset camera, o top-view inset, g grid, a axes, c roller in contact, t see-through / wireframe body, "
+      "s screenshot, h key help, q quit; with --replay a time slider and [ / ] (1 s back / on); mouse: trackball "
+      "camera. With DISPLAY unset it starts its own Xvfb "
       "(package xvfb), stopped when it ends; Debian's VTK renders through X only.\n\n"
       "Standalone: --joints/--pose with --screenshot renders one pose and exits; --bench-frames N measures the "
       "offscreen frame rate; --replay RUN_DIR/frames.cosimlog plays a recorded run again (into a window, or a video "
@@ -297,6 +299,8 @@ int main(int argc, char** argv) {
   auto* hold_option = app.add_flag("--hold,!--no-hold", options.hold,
                                    "window: stay open after the run until closed (default: when started from a "
                                    "terminal)");
+  app.add_flag("--contact", options.contact,
+               "highlight, of each wheel, the part touching the floor (the roller in contact; key c)");
   std::string inset = "on";
   app.add_option("--inset", inset, "on | off: with the follow camera, a top view of the robot's whole path in a corner")
       ->check(CLI::IsMember({"on", "off"}))

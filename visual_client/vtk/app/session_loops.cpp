@@ -184,6 +184,7 @@ ViewerOptions viewer_options(const VisualOptions& options, const FrameSource& se
   v.offscreen = offscreen;
   v.camera = camera_mode(options, CameraMode::follow);
   v.inset = options.inset && v.camera == CameraMode::follow;
+  v.contact = options.contact;
   v.hud = options.hud;
   v.tracked_probe = session.reported_probes().empty() ? -1 : session.reported_probes()[0];
   // One trail point per frame; capped so a very long run cannot grow it without bound.

@@ -30,6 +30,7 @@ struct VisualOptions {
   bool hold = false;  // interactive: keep the window open after the run (main: default when stdin is a terminal)
   std::string camera = "auto";
   bool inset = true;  // follow camera: a top view of the whole path in a corner
+  bool contact = false;  // highlight the part of each wheel touching the floor
   double speed = 1;   // window: sim seconds shown per wall second; 0 = as fast as frames come
   // Standalone modes.
   bool standalone = false;  // --joints or --pose given (even empty: the zero pose)

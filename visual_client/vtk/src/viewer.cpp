@@ -59,6 +59,9 @@ constexpr double kTrailHeight_m = 0.002;
 // robot camera leaves room for the robot to move (and two poses to share one view).
 constexpr double kFollowDistanceFactor = 1.05;
 constexpr double kRobotDistanceFactor = 1.6;
+// A part whose lowest vertex is this close to the floor z = 0 touches it: the rollers' meshes
+// (24 facets about their axes) reach the wheel circle only within 0.1 mm.
+constexpr double kContactTolerance_m = 0.001;
 // The axes triad: the top right corner.
 constexpr double kTriadViewport[4] = {0.88, 0.76, 1.0, 1.0};
 // Inset (picture in picture): the bottom right corner, a third of the width.
@@ -166,6 +169,24 @@ Viewer::Viewer(SceneView& view, const ViewerOptions& options)
     if (options_.tracked_probe >= 0 &&
         view.scene().renders()[i].frame == view.scene().probes()[static_cast<std::size_t>(options_.tracked_probe)].frame) {
       body_actors_.push_back(view_.actors()[i]);
+    }
+  }
+
+  // Contact candidates: sibling moving parts, two or more under one parent frame.
+  {
+    std::vector<std::vector<std::size_t>> by_parent(view.scene().frames().size());
+    for (std::size_t i = 0; i < view_.actors().size(); ++i) {
+      const int frame = view.scene().renders()[i].frame;
+      const int parent = frame >= 0 ? view.scene().frames()[static_cast<std::size_t>(frame)].parent : -1;
+      if (parent >= 0 && view_.actor_moves(i)) by_parent[static_cast<std::size_t>(parent)].push_back(i);
+    }
+    for (auto& group : by_parent) {
+      if (group.size() >= 2) contact_groups_.push_back(std::move(group));
+    }
+    for (const auto& actor : view_.actors()) {
+      std::array<double, 3> rgb{};
+      actor->GetProperty()->GetColor(rgb.data());
+      actor_colors_.push_back(rgb);
     }
   }
 
@@ -399,6 +420,20 @@ void Viewer::scene_bounds(double bounds[6], bool moving_only) const {
   }
 }
 
+bool Viewer::fixed_bounds(double bounds[6]) const {
+  for (int i = 0; i < 3; ++i) {
+    bounds[2 * i] = VTK_DOUBLE_MAX;
+    bounds[2 * i + 1] = -VTK_DOUBLE_MAX;
+  }
+  bool any = false;
+  for (std::size_t i = 0; i < view_.actors().size(); ++i) {
+    if (view_.actor_moves(i) || !view_.actors()[i]->GetVisibility()) continue;
+    grow(bounds, view_.actors()[i]->GetBounds());
+    any = true;
+  }
+  return any;
+}
+
 void Viewer::show(std::span<const Eigen::Isometry3d> X_WF) {
   view_.update(X_WF);
   view_.probe_positions(p_WP_);
@@ -409,19 +444,28 @@ void Viewer::show(std::span<const Eigen::Isometry3d> X_WF) {
   }
   update_tracking();
   update_probe_marks(X_WF);
+  if (options_.contact) update_contact();
   if (options_.inset) frame_inset(false);
 }
 
 void Viewer::build_floor_marks() {
-  // The grid covers the scene (a floor, when it has one) and at least 5 m around the robot;
-  // whole metres, at most 100 m square. Quarter-metre lines only where they stay few (<= 20 m).
-  double all[6], moving[6];
-  scene_bounds(all, false);
+  // The grid covers the floor when the scene has one (what does not move, to the nearest
+  // metre: lines in the air beyond its edge would look like a second floor), else 5 m around
+  // the robot; at least the robot's own extent, whole metres, at most 100 m square.
+  // Quarter-metre lines only where they stay few (<= 20 m).
+  double fixed[6], moving[6];
   scene_bounds(moving, true);
-  const double x0 = std::floor(std::max(std::min(all[0], moving[0] - 5), -50.0));
-  const double x1 = std::ceil(std::min(std::max(all[1], moving[1] + 5), 50.0));
-  const double y0 = std::floor(std::max(std::min(all[2], moving[2] - 5), -50.0));
-  const double y1 = std::ceil(std::min(std::max(all[3], moving[3] + 5), 50.0));
+  double reach[4] = {moving[0] - 5, moving[1] + 5, moving[2] - 5, moving[3] + 5};
+  if (fixed_bounds(fixed)) {
+    reach[0] = std::round(fixed[0]);
+    reach[1] = std::round(fixed[1]);
+    reach[2] = std::round(fixed[2]);
+    reach[3] = std::round(fixed[3]);
+  }
+  const double x0 = std::clamp(std::floor(std::min(reach[0], moving[0])), -50.0, 0.0);
+  const double x1 = std::clamp(std::ceil(std::max(reach[1], moving[1])), 0.0, 50.0);
+  const double y0 = std::clamp(std::floor(std::min(reach[2], moving[2])), -50.0, 0.0);
+  const double y1 = std::clamp(std::ceil(std::max(reach[3], moving[3])), 0.0, 50.0);
   static_cast<vtkPolyDataMapper*>(grid_actor_->GetMapper())->SetInputData(grid_lines(x0, x1, y0, y1, 1.0));
   if (x1 - x0 <= 20 && y1 - y0 <= 20) {
     static_cast<vtkPolyDataMapper*>(grid_fine_actor_->GetMapper())->SetInputData(grid_lines(x0, x1, y0, y1, 0.25));
@@ -520,6 +564,44 @@ void Viewer::set_inset_visible(bool on) {
   if (on && camera_set_) frame_inset(true);
 }
 
+void Viewer::update_contact() {
+  // Restore the last highlight, then find the lowest part of each group from its vertices
+  // (a transformed bounding box would reach below the floor for a tilted roller).
+  for (const std::size_t i : contact_now_) view_.actors()[i]->GetProperty()->SetColor(actor_colors_[i].data());
+  contact_now_.clear();
+  if (!options_.contact) return;
+  for (const auto& group : contact_groups_) {
+    double lowest_z = VTK_DOUBLE_MAX;
+    std::size_t lowest = 0;
+    for (const std::size_t i : group) {
+      vtkActor* actor = view_.actors()[i];
+      auto* mapper = vtkPolyDataMapper::SafeDownCast(actor->GetMapper());
+      vtkPoints* points = mapper != nullptr && mapper->GetInput() != nullptr ? mapper->GetInput()->GetPoints() : nullptr;
+      if (points == nullptr) continue;
+      vtkMatrix4x4* m = actor->GetMatrix();
+      const double a = m->GetElement(2, 0), b = m->GetElement(2, 1), c = m->GetElement(2, 2), d = m->GetElement(2, 3);
+      double z_min = VTK_DOUBLE_MAX, p[3];
+      for (vtkIdType k = 0; k < points->GetNumberOfPoints(); ++k) {
+        points->GetPoint(k, p);
+        z_min = std::min(z_min, a * p[0] + b * p[1] + c * p[2] + d);
+      }
+      if (z_min < lowest_z) {
+        lowest_z = z_min;
+        lowest = i;
+      }
+    }
+    if (lowest_z <= kContactTolerance_m) {
+      view_.actors()[lowest]->GetProperty()->SetColor(1.0, 0.84, 0.0);  // gold
+      contact_now_.push_back(lowest);
+    }
+  }
+}
+
+void Viewer::set_contact_visible(bool on) {
+  options_.contact = on;
+  update_contact();
+}
+
 void Viewer::set_body_style(BodyStyle style) {
   body_style_ = style;
   for (vtkActor* actor : body_actors_) {
@@ -541,7 +623,7 @@ void Viewer::set_help_text(const char* text) {
 const char* Viewer::key_help() {
   return "mouse: left rotate, middle/shift pan, wheel zoom\n"
          "r reset camera   1 robot  2 follow  3 overview camera\n"
-         "o top-view inset   g grid   a axes   t body: solid / see-through / wireframe";
+         "o top-view inset   g grid   a axes   c part touching the floor   t body: solid / see-through / wireframe";
 }
 
 const char* Viewer::handle_key(char key) {
@@ -568,6 +650,9 @@ const char* Viewer::handle_key(char key) {
     case 'a':
       set_axes_visible(!options_.axes);
       return options_.axes ? "axes on" : "axes off";
+    case 'c':
+      set_contact_visible(!options_.contact);
+      return options_.contact ? "contact highlight on" : "contact highlight off";
     case 't': {
       const BodyStyle next = body_style_ == BodyStyle::solid         ? BodyStyle::transparent
                              : body_style_ == BodyStyle::transparent ? BodyStyle::wireframe

@@ -2,6 +2,7 @@
 /// \file
 /// The render window around a SceneView: camera, HUD, probe trail, pixel capture.
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -52,7 +53,10 @@ struct ViewerOptions {
   int tracked_probe = -1;          ///< scene probe the follow camera and the trail use; -1 = none
   bool grid = true;                ///< lines on the floor every metre (and every 0.1 m near the robot)
   bool axes = true;                ///< the world frame's axes at the origin
-  bool probes = true;              ///< every probe drawn as a small sphere
+  bool probes = true;              ///< every probe drawn as an orange dot over the model
+  /// Highlight what touches the floor (z = 0): of each set of sibling parts (the rollers of
+  /// one wheel), the lowest, when it comes within kContactTolerance_m of the floor.
+  bool contact = false;
   /// A top view of the robot and its whole path in a corner (picture in picture), framed
   /// anew whenever the path leaves it.
   bool inset = false;
@@ -83,6 +87,10 @@ class Viewer {
   bool grid_visible() const { return options_.grid; }
   void set_inset_visible(bool on);
   bool inset_visible() const { return options_.inset; }
+  void set_contact_visible(bool on);
+  bool contact_visible() const { return options_.contact; }
+  /// Actors highlighted as touching the floor in the pose last shown (SceneView::actors() order).
+  const std::vector<std::size_t>& contact_actors() const { return contact_now_; }
   void set_body_style(BodyStyle style);
   BodyStyle body_style() const { return body_style_; }
   /// Second text overlay at the bottom left (the key help); empty hides it.
@@ -132,9 +140,12 @@ class Viewer {
   void frame_inset(bool force);
   void build_floor_marks();
   void sync_triad_camera();
+  void update_contact();
   void update_probe_marks(std::span<const Eigen::Isometry3d> X_WF);
   bool target_of_pose(double target[3]) const;
   void scene_bounds(double bounds[6], bool moving_only) const;
+  /// Bounds of what does not move (a floor, walls); false when everything moves.
+  bool fixed_bounds(double bounds[6]) const;
   SceneView& view_;
   ViewerOptions options_;
   int width_, height_;
@@ -157,6 +168,10 @@ class Viewer {
   Eigen::Vector2d trail_hi_ = Eigen::Vector2d::Constant(-VTK_DOUBLE_MAX);
   std::vector<vtkActor*> body_actors_;     // on the tracked probe's frame: BodyStyle applies
   BodyStyle body_style_ = BodyStyle::solid;
+  // Contact highlight: moving actors grouped by the parent of their frame (siblings).
+  std::vector<std::vector<std::size_t>> contact_groups_;
+  std::vector<std::size_t> contact_now_;
+  std::vector<std::array<double, 3>> actor_colors_;  // as the scene gives them, to restore
   vtkSmartPointer<vtkPoints> trail_points_;
   vtkSmartPointer<vtkCellArray> trail_lines_;
   vtkSmartPointer<vtkPolyData> trail_;
