@@ -13,9 +13,11 @@ trap 'rm -rf "$work"' EXIT
 
 # The machine is shared: the load average says how much of it the figures below had.
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "== 1. Robotino offscreen 1280x720, 600 frames (render only, then with readback + H.264 video)"
+echo "== 1. Robotino offscreen 1280x720, 600 frames, follow camera with its top-view inset (render only, then"
+echo "      with readback + H.264 video), and without the inset: what the inset costs"
 "$bin/cosim-visual" --bench-frames 600 --size 1280x720
 "$bin/cosim-visual" --bench-frames 600 --size 1280x720 --video "$work/bench.mp4"
+"$bin/cosim-visual" --bench-frames 600 --size 1280x720 --inset off
 
 echo "== 2. Coupled run: rose 50 s at 30 fps, lockstep, offscreen 1280x720 with video"
 # CPU seconds (user+sys, children included: ffmpeg, Xvfb) tell what an idle machine would need.
