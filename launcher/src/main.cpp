@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
   // cosim-visual's options, passed on; those with a fixed set of values are checked here too, so
   // that a typo is reported before anything starts (cosim-visual checks --size).
   std::string camera, size, video, screenshot_every, speed, inset;
-  bool hold = false, no_hold = false;
+  bool hold = false, no_hold = false, contact = false;
   const std::string viewer = "Viewer (cosim-visual)";
   app.add_option("--camera", camera, "auto | robot | follow | overview")
       ->check(CLI::IsMember({"auto", "robot", "follow", "overview"}))
@@ -70,6 +70,7 @@ int main(int argc, char** argv) {
   auto* hold_flag = app.add_flag("--hold", hold, "window stays open after the run (default when started from a terminal)")
                         ->group(viewer);
   app.add_flag("--no-hold", no_hold, "window closes at the end of the run")->group(viewer)->excludes(hold_flag);
+  app.add_flag("--contact", contact, "highlight the roller of each wheel touching the floor")->group(viewer);
   app.add_option("--video", video, "also write every frame shown to this MP4")->group(viewer);
   app.add_option("--screenshot-every", screenshot_every, "PNG of every Nth frame into RUN/screenshots/")
       ->check(CLI::NonNegativeNumber)
@@ -91,6 +92,7 @@ int main(int argc, char** argv) {
   }
   if (hold) options.visual_options.emplace_back("--hold");
   if (no_hold) options.visual_options.emplace_back("--no-hold");
+  if (contact) options.visual_options.emplace_back("--contact");
   try {
     return cosim::launcher::launch(options);
   } catch (const cosim::util::CosimError& e) {
