@@ -221,18 +221,19 @@ std::unique_ptr<VideoEncoder> open_video(const VisualOptions& options, const Fra
 }
 
 /// After a replay jumped to its current frame: the trail of the frames before it, as if they
-/// had been shown (the tracked probe from the scene model, as SceneView computes it).
+/// had been shown (the tracked probe from the scene model, which SceneView equals to 1e-12 m).
 void retrace(const ReplaySession& replay, const scene::SceneModel& scene, int tracked, Viewer& viewer) {
   if (tracked < 0) return;
-  const scene::Probe& probe = scene.probes()[static_cast<std::size_t>(tracked)];
   std::vector<double> q(scene.joint_names().size(), 0.0);
   std::vector<Eigen::Isometry3d> X_WF(scene.frames().size());
+  std::vector<Eigen::Vector3d> p_WP(scene.probes().size());
   std::vector<Eigen::Vector3d> path;
   path.reserve(replay.index());
   for (std::size_t i = 0; i < replay.index(); ++i) {
     replay.q_scene_of(i, q);
     scene.world_transforms(q, X_WF);
-    path.push_back(X_WF[static_cast<std::size_t>(probe.frame)] * probe.p_FP_m);
+    scene.probe_positions(X_WF, p_WP);
+    path.push_back(p_WP[static_cast<std::size_t>(tracked)]);
   }
   viewer.reset_trail(path);
 }

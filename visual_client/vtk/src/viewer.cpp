@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -371,8 +373,9 @@ bool Viewer::target_of_pose(double target[3]) const {
 void Viewer::reset_camera() {
   // Bounds of what the camera frames: the moving parts (all actors in overview, or when
   // nothing moves).
+  // The moving parts (everything in overview, or when nothing moves).
   double bounds[6];
-  scene_bounds(bounds, options_.camera != CameraMode::overview);
+  if (options_.camera == CameraMode::overview || !scene_bounds(bounds, Parts::moving)) scene_bounds(bounds, Parts::all);
   if (bounds[0] > bounds[1]) {
     renderer_->ResetCamera();
     return;
@@ -403,32 +406,25 @@ void Viewer::reset_camera() {
   if (options_.tracked_probe >= 0) last_target_ = p_WP_[static_cast<std::size_t>(options_.tracked_probe)];
 }
 
-void Viewer::scene_bounds(double bounds[6], bool moving_only) const {
+void Viewer::probe_positions(std::span<Eigen::Vector3d> p_WP) const {
+  if (p_WP.size() != p_WP_.size()) {
+    throw std::invalid_argument("Viewer::probe_positions: " + std::to_string(p_WP.size()) + " slots for " +
+                                std::to_string(p_WP_.size()) + " probes");
+  }
+  std::copy(p_WP_.begin(), p_WP_.end(), p_WP.begin());
+}
+
+bool Viewer::scene_bounds(double bounds[6], Parts parts) const {
   for (int i = 0; i < 3; ++i) {
     bounds[2 * i] = VTK_DOUBLE_MAX;
     bounds[2 * i + 1] = -VTK_DOUBLE_MAX;
   }
   const auto actors = view_.actors();
   bool any = false;
-  for (int pass = 0; pass < 2 && !any; ++pass) {  // nothing moves: everything
-    for (std::size_t i = 0; i < actors.size(); ++i) {
-      const bool wanted = pass == 1 || !moving_only || view_.actor_moves(i);
-      if (!wanted || !actors[i]->GetVisibility()) continue;
-      grow(bounds, actors[i]->GetBounds());
-      any = true;
-    }
-  }
-}
-
-bool Viewer::fixed_bounds(double bounds[6]) const {
-  for (int i = 0; i < 3; ++i) {
-    bounds[2 * i] = VTK_DOUBLE_MAX;
-    bounds[2 * i + 1] = -VTK_DOUBLE_MAX;
-  }
-  bool any = false;
-  for (std::size_t i = 0; i < view_.actors().size(); ++i) {
-    if (view_.actor_moves(i) || !view_.actors()[i]->GetVisibility()) continue;
-    grow(bounds, view_.actors()[i]->GetBounds());
+  for (std::size_t i = 0; i < actors.size(); ++i) {
+    const bool wanted = parts == Parts::all || (parts == Parts::moving) == view_.actor_moves(i);
+    if (!wanted || !actors[i]->GetVisibility()) continue;
+    grow(bounds, actors[i]->GetBounds());
     any = true;
   }
   return any;
@@ -454,9 +450,9 @@ void Viewer::build_floor_marks() {
   // the robot; at least the robot's own extent, whole metres, at most 100 m square.
   // Quarter-metre lines only where they stay few (<= 20 m).
   double fixed[6], moving[6];
-  scene_bounds(moving, true);
+  if (!scene_bounds(moving, Parts::moving)) scene_bounds(moving, Parts::all);
   double reach[4] = {moving[0] - 5, moving[1] + 5, moving[2] - 5, moving[3] + 5};
-  if (fixed_bounds(fixed)) {
+  if (scene_bounds(fixed, Parts::fixed)) {
     reach[0] = std::round(fixed[0]);
     reach[1] = std::round(fixed[1]);
     reach[2] = std::round(fixed[2]);
@@ -472,8 +468,8 @@ void Viewer::build_floor_marks() {
   }
   // The inset's robot: a disc of the moving parts' half width about the tracked probe, and a
   // triangle along the x axis of the probe's frame (the heading).
-  const double r = 0.5 * std::max(moving[1] - moving[0], moving[3] - moving[2]);
-  static_cast<vtkPolyDataMapper*>(inset_marker_->GetMapper())->SetInputData(robot_marker(r));
+  robot_half_width_m_ = 0.5 * std::max(moving[1] - moving[0], moving[3] - moving[2]);
+  static_cast<vtkPolyDataMapper*>(inset_marker_->GetMapper())->SetInputData(robot_marker(robot_half_width_m_));
 }
 
 void Viewer::update_probe_marks(std::span<const Eigen::Isometry3d> X_WF) {
@@ -496,9 +492,19 @@ void Viewer::update_probe_marks(std::span<const Eigen::Isometry3d> X_WF) {
 }
 
 void Viewer::frame_inset(bool force) {
-  double robot[6];
-  scene_bounds(robot, true);
-  double need[4] = {robot[0], robot[1], robot[2], robot[3]};
+  // The robot: the disc the inset draws for it, about the tracked probe (no per-frame bounds).
+  double need[4];
+  if (options_.tracked_probe >= 0) {
+    const Eigen::Vector3d& p = p_WP_[static_cast<std::size_t>(options_.tracked_probe)];
+    need[0] = p.x() - robot_half_width_m_;
+    need[1] = p.x() + robot_half_width_m_;
+    need[2] = p.y() - robot_half_width_m_;
+    need[3] = p.y() + robot_half_width_m_;
+  } else {
+    double robot[6];
+    if (!scene_bounds(robot, Parts::moving)) scene_bounds(robot, Parts::all);
+    std::copy(robot, robot + 4, need);
+  }
   if (trail_count_ > 0) {
     need[0] = std::min(need[0], trail_lo_.x());
     need[1] = std::max(need[1], trail_hi_.x());
@@ -509,7 +515,7 @@ void Viewer::frame_inset(bool force) {
                       need[3] <= inset_bounds_[3];
   if (inside && !force) return;
   // Frame the need with a margin, and at least four robot sizes, in the inset's aspect.
-  const double robot_size = std::max(robot[1] - robot[0], robot[3] - robot[2]);
+  const double robot_size = 2 * robot_half_width_m_;
   const double cx = (need[0] + need[1]) / 2, cy = (need[2] + need[3]) / 2;
   const double aspect = (kInsetViewport[2] - kInsetViewport[0]) * width_ / ((kInsetViewport[3] - kInsetViewport[1]) * height_);
   double half_w = std::max((1 + kInsetMargin) * (need[1] - need[0]) / 2, 2 * robot_size);

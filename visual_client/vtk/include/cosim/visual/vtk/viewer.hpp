@@ -75,7 +75,8 @@ class Viewer {
   /// camera and extends the trail with the tracked probe.
   void show(std::span<const Eigen::Isometry3d> X_WF);
   /// Probe positions from the actors' transforms of the pose last shown (SceneView).
-  void probe_positions(std::span<Eigen::Vector3d> p_WP) const { view_.probe_positions(p_WP); }
+  /// (Computed once by show(); copied here.)
+  void probe_positions(std::span<Eigen::Vector3d> p_WP) const;
   /// Puts the camera back to its default for the current pose.
   void reset_camera();
   /// Switches the camera mode at run time and frames the current pose for it.
@@ -143,9 +144,11 @@ class Viewer {
   void update_contact();
   void update_probe_marks(std::span<const Eigen::Isometry3d> X_WF);
   bool target_of_pose(double target[3]) const;
-  void scene_bounds(double bounds[6], bool moving_only) const;
-  /// Bounds of what does not move (a floor, walls); false when everything moves.
-  bool fixed_bounds(double bounds[6]) const;
+  /// Which actors scene_bounds() takes: those moving with a driven joint, the others (a
+  /// floor, walls), or all.
+  enum class Parts : std::uint8_t { moving = 1, fixed, all };
+  /// World bounds of the visible actors of `parts`; false when there is none.
+  bool scene_bounds(double bounds[6], Parts parts) const;
   SceneView& view_;
   ViewerOptions options_;
   int width_, height_;
@@ -164,6 +167,7 @@ class Viewer {
   vtkSmartPointer<vtkActor> inset_marker_;  // the robot in the inset: disc and heading
   vtkSmartPointer<vtkMatrix4x4> inset_marker_pose_ = vtkSmartPointer<vtkMatrix4x4>::New();
   double inset_bounds_[4] = {0, 0, 0, 0};  // x0 x1 y0 y1 [m] the inset frames now
+  double robot_half_width_m_ = 0;  // of the moving parts at the first pose shown (inset)
   Eigen::Vector2d trail_lo_ = Eigen::Vector2d::Constant(VTK_DOUBLE_MAX);  // trail bounding box [m]
   Eigen::Vector2d trail_hi_ = Eigen::Vector2d::Constant(-VTK_DOUBLE_MAX);
   std::vector<vtkActor*> body_actors_;     // on the tracked probe's frame: BodyStyle applies
