@@ -5,6 +5,8 @@
 #   scripts/bench.sh roundtrip  FIFO round trip Frame -> ProbeReport with the recorder stub
 #   scripts/bench.sh channels   fifo, tcp and shm round trips side by side with a raw blocking FIFO ping-pong,
 #                               CPU per 10 000 round trips, then all again beside two CPU-bound processes
+#   scripts/bench.sh loaded     the loaded row repeated (COSIM_BENCH_RUNS, default 8): p50 of every run of each channel
+#                               and of the raw anchors, and fifo:/shm: with their move off the peer's CPU switched off
 #   scripts/bench.sh loop       headless 50 s rose at 50 fps, lockstep and free, wall time
 #   scripts/bench.sh robotino   robotino backend alone, 50 s at output 0.02 s, tolerances 1e-6
 #   scripts/bench.sh omniwheel  omniwheel backend, seed 004's 10 s run at psi = 30 deg, explicit vs implicit tracking
@@ -129,6 +131,45 @@ if [[ $what == all || $what == channels ]]; then
   kill "${hogs[@]}"
   wait "${hogs[@]}" 2>/dev/null || true
   hogs=()
+fi
+
+if [[ $what == loaded ]]; then
+  runs=${COSIM_BENCH_RUNS:-8}
+  echo "== p50 round trip [us] beside two CPU-bound processes, $runs runs each, interleaved (20000 frames per run)"
+  for i in 1 2; do
+    bash -c 'while :; do :; done' &
+    hogs+=($!)
+  done
+  declare -A p50s=()
+  for run in $(seq "$runs"); do
+    for kind in fifo fifo-stay tcp shm shm-stay; do
+      case $kind in
+        fifo*) channel="fifo:$work/$kind-loaded-$run" ;;
+        tcp)  channel="tcp:127.0.0.1:$(python3 -c 'import random; print(random.randint(20000, 31999))')" ;;
+        shm*) channel="shm:cosim-bench-$$-loaded-$run" ;;
+      esac
+      if [[ $kind == *-stay ]]; then export COSIM_MOVE=off; fi
+      run_pair "loaded-$kind-$run" --fps 500 --duration 40 --mode lockstep >/dev/null
+      unset COSIM_MOVE
+      p50s[$kind]+=" $(json_field "$work/run-loaded-$kind-$run/run.json" rtt_us p50)"
+    done
+    p50s[raw-fifo]+=" $("$bin/cosim_bench_pingpong" --frame-bytes 239 --report-bytes 66 --count 20000 | sed 's/.*p50 \([0-9.]*\).*/\1/')"
+    p50s[raw-tcp]+=" $("$bin/cosim_bench_pingpong" --frame-bytes 239 --report-bytes 66 --count 20000 --tcp 1 | sed 's/.*p50 \([0-9.]*\).*/\1/')"
+    echo "  run $run of $runs done" >&2
+  done
+  unset channel
+  kill "${hogs[@]}"
+  wait "${hogs[@]}" 2>/dev/null || true
+  hogs=()
+  for kind in fifo fifo-stay tcp shm shm-stay raw-fifo raw-tcp; do
+    python3 - "$kind" ${p50s[$kind]} <<'PY'
+import statistics, sys
+kind, values = sys.argv[1], [float(v) for v in sys.argv[2:]]
+note = {"fifo-stay": "  (COSIM_MOVE=off: without the move off the peer's CPU)", "shm-stay": "  (COSIM_MOVE=off)",
+        "raw-fifo": "  (blocking FIFO ping-pong, 239/66 bytes)", "raw-tcp": "  (blocking loopback TCP ping-pong)"}.get(kind, "")
+print(f"{kind:9} median {statistics.median(values):6.1f}  runs: {' '.join(f'{v:.1f}' for v in values)}{note}")
+PY
+  done
 fi
 
 if [[ $what == all || $what == robotino ]]; then

@@ -182,8 +182,25 @@ struct FifoChannel::Impl {
     return ::poll(&p, 1, 0) > 0 && (p.revents & POLLHUP) != 0;
   }
 
+  // After a read wait whose spin missed: detail::move_off_cpu() (ready_wait.hpp). The peer
+  // is the process holding its session lock: the visual side's on d2v (our write end on the
+  // dynamics side), the dynamics' on the folder.
+  void leave_peer_cpu() {
+    if (peer_pid == 0) {
+      pid_t holder = 0;
+      if (lock_fd) {
+        holder = lock_holder(write_fd.get());
+      } else if (const UniqueFd folder(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)); folder) {
+        holder = lock_holder(folder.get());
+      }
+      peer_pid = holder > 0 ? holder : -1;
+    }
+    if (peer_pid > 0) detail::move_off_cpu(detail::cpu_of_process(peer_pid));
+  }
+
   fs::path dir;
   std::string description;
+  int peer_pid = 0;   // 0: not looked up yet, -1: unknown
   UniqueFd read_fd;   // v2d on the dynamics side, d2v on the visual side
   UniqueFd write_fd;  // d2v on the dynamics side, v2d on the visual side
   detail::ReadBuffer read_buffer;
@@ -426,6 +443,7 @@ std::error_code FifoChannel::read_exact(std::span<std::byte> out, milliseconds t
     // Wait first, read second: poll() returns at once when data is there, and when it is
     // not (the usual case in lockstep) this saves a read() that would return EAGAIN.
     if (auto ec = detail::wait_ready(fd, detail::Ready::read, deadline, m.read_spin)) return ec;
+    if (m.read_spin.last_missed()) m.leave_peer_cpu();
     const std::size_t want = out.size() - done;
     ssize_t n = 0;
     if (want >= m.read_buffer.capacity()) {

@@ -6,12 +6,17 @@
 #ifdef _WIN32
 #include <winsock2.h>
 #else
+#include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
+#include <unistd.h>
 #endif
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string_view>
 
 namespace cosim::wire::detail {
@@ -78,6 +83,47 @@ std::error_code wait_ready(NativeHandle handle, Ready what, Clock::time_point de
     if (Clock::now() >= deadline) return Errc::timeout;
   }
 }
+
+#ifdef _WIN32
+void move_off_cpu(int) noexcept {}
+int cpu_of_process(int) noexcept { return -1; }
+#else
+void move_off_cpu(int peer_cpu) noexcept {
+  static const bool off = [] {
+    const char* text = std::getenv("COSIM_MOVE");
+    return text != nullptr && std::string_view(text) == "off";
+  }();
+  if (off || peer_cpu < 0) return;
+  const int mine = ::sched_getcpu();
+  if (mine != peer_cpu) return;
+  cpu_set_t allowed;
+  if (::sched_getaffinity(0, sizeof allowed, &allowed) != 0 || CPU_COUNT(&allowed) < 2) return;
+  cpu_set_t others = allowed;
+  CPU_CLR(mine, &others);
+  if (::sched_setaffinity(0, sizeof others, &others) == 0) ::sched_setaffinity(0, sizeof allowed, &allowed);
+}
+
+int cpu_of_process(int pid) noexcept {
+  if (pid <= 0) return -1;
+  char path[32];
+  std::snprintf(path, sizeof path, "/proc/%d/stat", pid);
+  const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  char text[1024];
+  const ssize_t n = ::read(fd, text, sizeof text - 1);
+  ::close(fd);
+  if (n <= 0) return -1;
+  text[n] = '\0';
+  // "PID (COMM) STATE ...": COMM may hold ')' and spaces, so count fields after the last ')'.
+  const char* p = std::strrchr(text, ')');
+  if (p == nullptr) return -1;
+  for (int field = 2; field < 39; ++field) {  // `processor` is field 39
+    p = std::strchr(p + 1, ' ');
+    if (p == nullptr) return -1;
+  }
+  return std::atoi(p + 1);
+}
+#endif
 
 bool readable_now(NativeHandle handle) noexcept {
   PollFd p = poll_fd(handle, Ready::read);

@@ -44,6 +44,7 @@ class SpinPolicy {
 
   /// The spin budget of the next wait: kBudget or zero.
   std::chrono::microseconds budget() noexcept {
+    last_missed_ = false;
     if (mode_ != SpinMode::adaptive) return mode_ == SpinMode::always ? kBudget : std::chrono::microseconds::zero();
     if (credit_ > 0) return kBudget;
     if (++waits_without_spin_ < kProbeEvery) return std::chrono::microseconds::zero();
@@ -53,6 +54,7 @@ class SpinPolicy {
 
   /// After a wait that spun: whether the event came while spinning.
   void spun(bool caught) noexcept {
+    last_missed_ = !caught;
     if (caught) {
       credit_ = credit_ < kMaxCredit ? credit_ + 1 : kMaxCredit;
     } else {
@@ -62,11 +64,30 @@ class SpinPolicy {
 
   bool spinning() const noexcept { return credit_ > 0; }
 
+  /// True if the last wait spun and missed (reset by the next budget()).
+  bool last_missed() const noexcept { return last_missed_; }
+
  private:
   SpinMode mode_ = spin_mode();
   int credit_ = kMaxCredit / 2;
   int waits_without_spin_ = 0;
+  bool last_missed_ = false;
 };
+
+/// A spin cannot pay while the peer waits for the CPU we spin on. Once both sides sleep, the
+/// scheduler tends to wake each on the other's CPU, where they then take turns, and every
+/// probe spin misses (seen beside two CPU-bound processes on the 2 cores: shm: p50 15 us
+/// instead of 5, fifo: 17 instead of 9, in a third to half of the runs). So a side whose
+/// spin missed moves itself off the peer's CPU, to another one it may use (narrowing its
+/// affinity for the move, then restoring it), and the next spin can meet the peer.
+/// Does nothing if `peer_cpu` is not the caller's CPU, is unknown (< 0), or the caller may
+/// use one CPU only (taskset); nothing on Windows. COSIM_MOVE=off turns it off, for the
+/// benchmark that compares (README, Performance).
+void move_off_cpu(int peer_cpu) noexcept;
+
+/// The CPU process `pid` last ran on (/proc/PID/stat), -1 if unknown. Reads a file: call it
+/// after a missed spin, not on every wait.
+int cpu_of_process(int pid) noexcept;
 
 /// Poll event bits (the platform's POLLIN / POLLOUT).
 enum class Ready : short { read, write };

@@ -15,6 +15,7 @@
 
 #include <fcntl.h>
 #include <linux/futex.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -54,7 +55,7 @@ using Kind = ChannelSetupError::Kind;
 
 constexpr milliseconds kWaitSlice = detail::kStopPollSlice;
 constexpr std::uint32_t kMagic = 0x4d485343;  // "CSHM" in memory (little-endian)
-constexpr std::uint32_t kLayoutVersion = 1;
+constexpr std::uint32_t kLayoutVersion = 2;
 constexpr const char* kSegmentPrefix = "cosim-shm-";
 constexpr const char* kShmDir = "/dev/shm/";  // where glibc's shm_open() keeps segments
 // Two 64-byte lines: the counters one side writes never share the pair of lines the
@@ -94,6 +95,8 @@ struct Side {
   /// Start time of `pid` [clock ticks since boot, /proc/PID/stat field 22]; 0 = unknown.
   /// Tells a live process from a new one that got a dead run's pid.
   std::atomic<std::uint64_t> start_ticks;
+  /// The CPU it last waited on (sched_getcpu), -1 = unknown: see detail::move_off_cpu().
+  std::atomic<std::int32_t> cpu;
 };
 
 struct alignas(kLineBytes) Header {
@@ -399,6 +402,7 @@ struct ShmChannel::Impl {
   // before a stop, a dead peer or the timeout is reported, so a past deadline is one check.
   template <class Ready>
   std::error_code wait(Direction& dir, Ready ready, Clock::time_point deadline) {
+    self->cpu.store(::sched_getcpu(), std::memory_order_relaxed);
     if (const auto budget = dir.spin.budget(); budget.count() > 0 && Clock::now() < deadline) {
       const auto spin_end = std::min(deadline, Clock::now() + budget);
       bool paid = false;
@@ -412,6 +416,7 @@ struct ShmChannel::Impl {
       }
       if (paid || spin_end < deadline) dir.spin.spun(paid);  // a spin cut short by the deadline proves nothing
       if (paid) return {};
+      detail::move_off_cpu(peer->cpu.load(std::memory_order_relaxed));  // see ready_wait.hpp
     }
     Ring& ring = *dir.ring;
     for (;;) {
@@ -513,6 +518,8 @@ std::unique_ptr<ShmChannel> ShmChannel::listen(const ShmOptions& options) {
   timespec now_real{};
   ::clock_gettime(CLOCK_REALTIME, &now_real);
   h.session = static_cast<std::uint64_t>(now_real.tv_sec) * 1'000'000'000u + static_cast<std::uint64_t>(now_real.tv_nsec);
+  h.dynamics.cpu.store(-1, std::memory_order_relaxed);  // 0 would name a CPU
+  h.visual.cpu.store(-1, std::memory_order_relaxed);
   h.dynamics.start_ticks.store(own_start_ticks(), std::memory_order_relaxed);
   h.dynamics.pid.store(::getpid(), std::memory_order_relaxed);
   h.magic.store(kMagic, std::memory_order_release);  // publishes everything above

@@ -270,15 +270,32 @@ struct TcpChannel::Impl {
   // of its own so the data path never looks at the listening socket.
   void start_refusing(NoticeSink notice) {
     refusing_notice = std::move(notice);
+#ifndef _WIN32
+    // The listening socket moves to an io_context of the thread's own. The session's socket
+    // stays registered with `io`'s epoll set from the set-up, and a thread waiting there is
+    // woken by every frame (measured: one epoll wake-up per round trip; tcp: p50 ~1.5x the
+    // raw TCP anchor beside two CPU-bound processes). IOCP wakes only for operations it
+    // started, so Windows stays on `io`.
+    boost::system::error_code ec;
+    const auto protocol = acceptor.local_endpoint(ec).protocol();
+    if (!ec) {
+      const auto listening = acceptor.release(ec);
+      if (!ec) refusing_acceptor.assign(protocol, listening, ec);
+      if (!ec) {
+        listening_acceptor = &refusing_acceptor;
+        refusing_loop = &refusing_io;
+      }
+    }
+#endif
+    refusing_loop->restart();  // set-up may have run `io` out of work, which stops it
     accept_next();
-    io.restart();  // set-up may have run it out of work, which stops it
-    refuser = std::thread([this] { io.run(); });
+    refuser = std::thread([this] { refusing_loop->run(); });
   }
 
   void accept_next() {
-    auto peer = std::make_shared<Refusal>(io);
-    acceptor.async_accept(peer->socket, [this, peer](const boost::system::error_code& ec) {
-      if (ec == asio::error::operation_aborted || !acceptor.is_open()) return;
+    auto peer = std::make_shared<Refusal>(*refusing_loop);
+    listening_acceptor->async_accept(peer->socket, [this, peer](const boost::system::error_code& ec) {
+      if (ec == asio::error::operation_aborted || !listening_acceptor->is_open()) return;
       if (!ec) refuse(peer);
       accept_next();
     });
@@ -317,11 +334,12 @@ struct TcpChannel::Impl {
 
   void stop_refusing() noexcept {
     if (refuser.joinable()) {
-      io.stop();
+      refusing_loop->stop();
       refuser.join();
     }
     boost::system::error_code ignored;
     acceptor.close(ignored);
+    refusing_acceptor.close(ignored);
   }
 
   void remove_token_file() noexcept {
@@ -335,6 +353,10 @@ struct TcpChannel::Impl {
   asio::io_context io;
   tcp::socket socket{io};
   tcp::acceptor acceptor{io};
+  asio::io_context refusing_io;  // run by `refuser` only
+  tcp::acceptor refusing_acceptor{refusing_io};
+  asio::io_context* refusing_loop = &io;       // &refusing_io once the listening socket moved there
+  tcp::acceptor* listening_acceptor = &acceptor;  // &refusing_acceptor, likewise
   std::thread refuser;
   NoticeSink refusing_notice;
   std::uint16_t port = 0;
