@@ -13,6 +13,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libpugixml-dev libsundials-dev libcli11-dev
   libvtk9-dev xvfb xauth ffmpeg gnuplot-nox bc time
   xdotool  # the window test presses keys in cosim-visual
+  liburdfdom-dev libassimp-dev  # URDF scenes; their COLLADA (.dae), OBJ and PLY meshes
+  libmujoco-dev  # the mujoco backend
   python3  # scripts/robotino_study.py, scripts/bench.sh
   clang libclang-rt-dev llvm  # sanitize.sh, fuzz.sh: clang, its sanitizer and libFuzzer runtimes, llvm-symbolizer
 )
