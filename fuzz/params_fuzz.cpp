@@ -7,8 +7,9 @@
 // Oracles, besides the sanitizers:
 // - the only error is ParamError (params.hpp), naming the file (file errors) or starting with
 //   "command-line override '" (override errors);
-// - resolved values are one per declared key, in spec order, finite and within [min, max],
-//   with origin "default", the file path or "cli", and get(key) returns them;
+// - resolved values are one per declared key, in spec order, finite and within [min, max]
+//   (a text parameter: any text), with origin "default", the file path or "cli", and
+//   get(key) (get_text(key)) returns them;
 // - precedence CLI > file > default: when the file and the overrides each resolve, both
 //   together resolve to the override's value where there is one, else the file's.
 
@@ -42,10 +43,15 @@ void check_params(const dyn::Params& params, std::span<const dyn::ParamSpec> spe
     const dyn::ParamSpec& spec = specs[i];
     const dyn::Params::Entry& e = entries[i];
     check(e.key == spec.key && e.unit == spec.unit, "entry " + std::to_string(i) + " is not spec " + spec.key);
-    check(std::isfinite(e.value) && e.value >= spec.min_value && e.value <= spec.max_value,
-          spec.key + " resolved outside its range");
     check(e.origin == "default" || e.origin == "cli" || (!file_origin.empty() && e.origin == file_origin),
           spec.key + ": unexpected origin '" + e.origin + "'");
+    if (spec.text_default) {  // a text parameter (a path): any text, read with get_text
+      check(e.text.has_value() && params.get_text(spec.key) == *e.text, spec.key + ": get_text() differs from entries()");
+      check(e.origin != "default" || e.text == spec.text_default, spec.key + ": origin default with another text");
+      continue;
+    }
+    check(std::isfinite(e.value) && e.value >= spec.min_value && e.value <= spec.max_value,
+          spec.key + " resolved outside its range");
     check(e.origin != "default" || e.value == spec.default_value, spec.key + ": origin default with another value");
     const double got = params.get(spec.key);
     check(got == e.value || (std::isnan(got) && std::isnan(e.value)), spec.key + ": get() differs from entries()");
@@ -99,7 +105,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       const auto f = from_file->entries(), c = from_cli->entries(), b = both->entries();
       for (std::size_t i = 0; i < b.size(); ++i) {
         const dyn::Params::Entry& expected = c[i].origin == "cli" ? c[i] : f[i];
-        check(b[i].origin == expected.origin && b[i].value == expected.value,
+        check(b[i].origin == expected.origin && b[i].value == expected.value && b[i].text == expected.text,
               std::string(backend.name) + ": " + b[i].key + " does not follow CLI > file > default");
       }
     }

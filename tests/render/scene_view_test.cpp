@@ -29,7 +29,8 @@ namespace {
 using visual::SceneView;
 
 /// Every scene folder of scenes/ (a folder with projects/), plus the test scene that uses
-/// every geometry kind.
+/// every geometry kind; with urdfdom the URDF robot with every joint type, and with assimp
+/// the example arm (COLLADA meshes).
 std::vector<std::filesystem::path> all_scenes() {
   std::vector<std::filesystem::path> out;
   for (const auto& entry : std::filesystem::directory_iterator(kScenesDir)) {
@@ -37,6 +38,8 @@ std::vector<std::filesystem::path> all_scenes() {
   }
   std::sort(out.begin(), out.end());
   out.push_back(kTestScenesDir / "arm2");
+  if (COSIM_HAVE_URDF) out.push_back(kTestScenesDir / "urdf" / "joints.urdf");
+  if (COSIM_HAVE_URDF && COSIM_HAVE_ASSIMP) out.push_back(std::filesystem::path(COSIM_EXAMPLES_DIR) / "urdf_arm" / "arm.urdf");
   return out;
 }
 

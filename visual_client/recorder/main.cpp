@@ -34,6 +34,7 @@ namespace {
 struct RecorderOptions {
   cosim::visual::ClientOptions client;
   std::filesystem::path scene;  // empty: the folder named after Hello.model under the scenes root
+  std::vector<std::filesystem::path> package_path;  // --package-path: URDF package:// folders
   std::filesystem::path out_dir;
   double slow_ms = 0;  // testing a slow renderer: sleep this long per frame shown
   std::filesystem::path replay;  // play a recorded run instead of connecting
@@ -60,7 +61,7 @@ class RecorderRun {
 };
 
 void RecorderRun::load_scene(const std::filesystem::path& path) {
-  scene_.emplace(cosim::scene::SceneModel::load(path));
+  scene_.emplace(cosim::scene::SceneModel::load(path, {.package_path = options_.package_path}));
   log_->info("scene " + scene_->name() + " from " + path.string() + ": " +
              std::to_string(scene_->joint_names().size()) + " driven joints, " +
              std::to_string(scene_->probes().size()) + " probes");
@@ -168,8 +169,11 @@ int main(int argc, char** argv) {
   app.add_option("--channel", options.client.channel, cosim::protocol::valid_channel_forms() + ", as given to cosim-dynamics")
       ->capture_default_str();
   cosim::util::add_path_option(app, "--scene", options.scene,
-                 "scene folder or project file (default: the folder named after the model the dynamics "
+                 "scene folder, project file or URDF file (default: the folder named after the model the dynamics "
                  "announces, lowercase, under $COSIM_SCENES_DIR or <install>/share/cosim/scenes)");
+  cosim::util::add_folder_list_option(app, "--package-path", options.package_path,
+                 "folder holding the packages of a URDF's package://NAME/... meshes (repeatable or ':'-separated; "
+                 "searched before $COSIM_PACKAGE_PATH)");
   cosim::util::add_path_option(app, "--out", options.out_dir, "folder for recorder.log and recorder.cosimlog (default: none kept)");
   app.add_option("--open-timeout", open_timeout_s, "seconds to wait for the dynamics")
       ->check(cosim::util::finite_range(0, 86400))

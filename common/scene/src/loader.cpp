@@ -45,7 +45,7 @@ const SceneReader kXmlSceneReader{"XML scene",
 
 Loader::Loader(fs::path root) : root_(std::move(root)) { builder_.set_root(root_); }
 
-SceneModel Loader::load(const fs::path& given) {
+SceneModel Loader::load(const fs::path& given, const LoadOptions& /*options*/) {
   std::error_code ec;
   // Canonical from the start, so every message names the same absolute paths.
   const fs::path path = fs::exists(given, ec) ? fs::canonical(given, ec) : given;
@@ -374,7 +374,7 @@ Part Loader::parse_part(const XmlFile& file, pugi::xml_node el, double scale) {
   if (!fs::is_regular_file(resolved, ec)) {
     a.fail("file", "mesh path is not a regular file: " + resolved.string());
   }
-  return Part{resolved, scale};
+  return Part{resolved, Eigen::Vector3d::Constant(scale), MeshFormat::stl};
 }
 
 void Loader::parse_assembly(const XmlFile& file, pugi::xml_node el, int frame) {

@@ -18,8 +18,9 @@ namespace cosim::scene::detail {
 
 class Loader {
  public:
-  /// See SceneModel::load; `path` is a folder or an .xml file (readers.hpp).
-  static SceneModel load(const std::filesystem::path& path);
+  /// See SceneModel::load; `path` is a folder or an .xml file (readers.hpp). XML scenes have
+  /// no package:// meshes: the options are not used.
+  static SceneModel load(const std::filesystem::path& path, const LoadOptions& options);
 
  private:
   enum class Kind { robot, object, tool };

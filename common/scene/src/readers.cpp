@@ -10,6 +10,9 @@ namespace {
 
 // Keep this list sorted by name; kinds must not overlap (the first that accepts reads).
 constexpr std::array kReaders{
+#if COSIM_HAVE_URDF
+    &kUrdfSceneReader,
+#endif
     &kXmlSceneReader,
 };
 
@@ -19,9 +22,9 @@ std::span<const SceneReader* const> scene_readers() { return kReaders; }
 
 }  // namespace detail
 
-SceneModel SceneModel::load(const std::filesystem::path& path) {
+SceneModel SceneModel::load(const std::filesystem::path& path, const LoadOptions& options) {
   for (const detail::SceneReader* reader : detail::scene_readers()) {
-    if (reader->accepts(path)) return reader->read(path);
+    if (reader->accepts(path)) return reader->read(path, options);
   }
   // Say what the path is and what would have been read.
   std::string kinds;

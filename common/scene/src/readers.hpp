@@ -1,7 +1,7 @@
 #pragma once
 // The scene readers SceneModel::load chooses from, by the kind of path it is given. Internal
-// to cosim::scene. Adding a source format (URDF, ...) = one reader file defining its
-// SceneReader constant, its declaration below, and one line in the table in readers.cpp.
+// to cosim::scene. Adding a source format = one reader file defining its SceneReader
+// constant, its declaration below, and one line in the table in readers.cpp.
 
 #include <filesystem>
 #include <span>
@@ -21,9 +21,13 @@ struct SceneReader {
   /// content). The kinds of the table must not overlap.
   bool (*accepts)(const std::filesystem::path& path);
   /// Reads the scene; throws SceneError naming file and line.
-  SceneModel (*read)(const std::filesystem::path& path);
+  SceneModel (*read)(const std::filesystem::path& path, const LoadOptions& options);
 };
 
+#if COSIM_HAVE_URDF
+/// A URDF robot: a regular *.urdf file (urdf_reader.cpp; only in builds with urdfdom).
+extern const SceneReader kUrdfSceneReader;
+#endif
 /// The XML scene: a scene folder holding projects/, or a project .xml file (loader.cpp).
 extern const SceneReader kXmlSceneReader;
 

@@ -1,5 +1,6 @@
 #include "cosim/scene/scene_builder.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <utility>
@@ -143,7 +144,13 @@ class ShapeCheck {
     if (!s.file.is_absolute()) {
       fail(where_, what_ + ": mesh file " + s.file.string() + " must be an absolute path");
     }
-    positive("scale", s.scale);
+    if (!(s.scale.allFinite() && (s.scale.array() > 0).all())) {
+      fail(where_, what_ + ": scale " + vector_text(s.scale) + " must be finite and > 0 on each axis");
+    }
+    const auto format = static_cast<int>(s.format);
+    if (format < static_cast<int>(MeshFormat::stl) || format > static_cast<int>(MeshFormat::dae)) {
+      fail(where_, what_ + ": mesh format " + std::to_string(format) + " is not stl, obj, ply or dae");
+    }
   }
 
  private:
@@ -165,6 +172,7 @@ class ShapeCheck {
 
 void SceneBuilder::set_name(std::string name) { model_.name_ = std::move(name); }
 void SceneBuilder::set_root(fs::path root) { model_.root_ = std::move(root); }
+void SceneBuilder::add_mesh_folder(fs::path folder) { mesh_folders_.push_back(std::move(folder)); }
 
 // The frame an element hangs from must exist already: that is what keeps parents first.
 int SceneBuilder::check_frame(int frame, string_view what, string_view name,
@@ -226,8 +234,12 @@ int SceneBuilder::add_joint(int parent_frame, JointSpec joint) {
   const SourceLocation& where = joint.where.element;
   const int instance = check_frame(parent_frame, "joint", joint.name, where);
   check_name("joint", joint.name, name_at(joint.where));
-  const std::string name =
-      instances_[static_cast<std::size_t>(instance)].path + "/" + joint.name;
+  std::string name = instances_[static_cast<std::size_t>(instance)].path + "/";
+  if (!joint.group.empty()) {
+    check_name("joint group", joint.group, name_at(joint.where));
+    name += joint.group + "/";
+  }
+  name += joint.name;
   check_rigid("joint", name, "X_PJ", joint.X_PJ, where);
   check_rigid("joint", name, "X_DC", joint.X_DC, where);
   const std::string what = "joint " + in_quotes(name);
@@ -447,14 +459,23 @@ SceneModel SceneBuilder::build() && {
     fail({}, "scene root folder " + in_quotes(model_.root_.string()) +
                  " is not an absolute path (SceneBuilder::set_root)");
   }
-  // Compare normal forms: a trailing '/' on the root must not make every file "outside".
-  fs::path root = model_.root_.lexically_normal();
-  if (!root.has_filename()) root = root.parent_path();
+  // Compare normal forms: a trailing '/' on a folder must not make every file "outside".
+  std::vector<fs::path> folders{model_.root_};
+  folders.insert(folders.end(), mesh_folders_.begin(), mesh_folders_.end());
+  for (fs::path& folder : folders) {
+    folder = folder.lexically_normal();
+    if (!folder.has_filename()) folder = folder.parent_path();
+  }
   for (const Geometry& g : model_.geometries_) {
     const Part* part = std::get_if<Part>(&g.shape);
-    if (part != nullptr && !detail::is_inside(root, part->file.lexically_normal())) {
+    if (part == nullptr) continue;
+    const fs::path file = part->file.lexically_normal();
+    const bool inside = std::any_of(folders.begin(), folders.end(),
+                                    [&](const fs::path& folder) { return detail::is_inside(folder, file); });
+    if (!inside) {
       fail(g.where, "geometry " + in_quotes(g.id) + ": mesh file " + part->file.string() +
-                        " is outside the scene root " + model_.root_.string());
+                        " is outside the scene root " + model_.root_.string() +
+                        (mesh_folders_.empty() ? "" : " and the other mesh folders"));
     }
   }
 

@@ -25,6 +25,9 @@ std::filesystem::path find_default_scene(std::string_view name) {
                                       (from_env ? "$COSIM_SCENES_DIR" : "the installed scenes") +
                                       "; give one with --scene or set COSIM_SCENES_DIR");
   }
+  // A URDF robot's folder: no projects/, but <name>.urdf (a folder is otherwise an XML scene).
+  const std::filesystem::path urdf = folder / (std::string(name) + ".urdf");
+  if (!std::filesystem::exists(folder / "projects", ec) && std::filesystem::is_regular_file(urdf, ec)) return urdf;
   return folder;
 }
 

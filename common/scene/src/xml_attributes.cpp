@@ -172,6 +172,18 @@ Eigen::Vector3d Attrs::axis(string_view key) const {
   return v.normalized();
 }
 
+Eigen::Vector3d Attrs::vector3(string_view key, const Eigen::Vector3d& fallback) const {
+  const auto s = opt_str(key);
+  if (!s) return fallback;
+  const std::vector<string_view> parts = split(*s);
+  if (parts.size() != 3) {
+    fail(key, "bad value " + in_quotes(*s) + " in attribute " + in_quotes(key) + ": expected three numbers");
+  }
+  Eigen::Vector3d v;
+  for (int i = 0; i < 3; ++i) v[i] = to_number(key, parts[static_cast<std::size_t>(i)]);
+  return v;
+}
+
 char Attrs::shape_axis(char fallback) const {
   const auto s = opt_str("axis");
   if (!s) return fallback;

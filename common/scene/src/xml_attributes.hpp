@@ -67,6 +67,8 @@ class Attrs {
   std::optional<double> angle(bool required) const;
   /// "x" | "y" | "z" | "ax ay az" -> unit vector.
   Eigen::Vector3d axis(std::string_view key) const;
+  /// Three numbers "x y z" (`fallback` when absent).
+  Eigen::Vector3d vector3(std::string_view key, const Eigen::Vector3d& fallback) const;
   /// 'x' | 'y' | 'z' for shapes (`fallback` when absent).
   char shape_axis(char fallback) const;
   /// A CSS colour name (any case) or "r g b" in [0, 1].

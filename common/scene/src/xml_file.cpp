@@ -6,23 +6,29 @@
 
 namespace cosim::scene::detail {
 
-XmlFile::XmlFile(std::filesystem::path file) : file_(std::move(file)) {
+std::string read_scene_file(const std::filesystem::path& file) {
   // Cap the size before allocating anything for the contents.
   std::error_code ec;
-  const std::uintmax_t size = std::filesystem::file_size(file_, ec);
-  if (ec) throw SceneError({file_, 0}, "cannot read file: " + ec.message());
+  const std::uintmax_t size = std::filesystem::file_size(file, ec);
+  if (ec) throw SceneError({file, 0}, "cannot read file: " + ec.message());
   if (size > kMaxXmlBytes) {
-    throw SceneError({file_, 0}, "file is " + std::to_string(size) +
-                                     " bytes, above the 16 MiB limit for scene files");
+    throw SceneError({file, 0}, "file is " + std::to_string(size) +
+                                    " bytes, above the 16 MiB limit for scene files");
   }
-  std::ifstream in(file_, std::ios::binary);
-  if (!in) throw SceneError({file_, 0}, "cannot open file");
-  buffer_.resize(static_cast<std::size_t>(size));
-  in.read(buffer_.data(), static_cast<std::streamsize>(size));
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw SceneError({file, 0}, "cannot open file");
+  std::string text(static_cast<std::size_t>(size), '\0');
+  in.read(text.data(), static_cast<std::streamsize>(size));
   if (in.gcount() != static_cast<std::streamsize>(size)) {
-    throw SceneError({file_, 0}, "cannot read file (it changed while being read?)");
+    throw SceneError({file, 0}, "cannot read file (it changed while being read?)");
   }
+  return text;
+}
 
+XmlFile::XmlFile(std::filesystem::path file) : XmlFile(file, read_scene_file(file)) {}
+
+XmlFile::XmlFile(std::filesystem::path file, std::string text)
+    : file_(std::move(file)), buffer_(std::move(text)) {
   line_starts_.push_back(0);
   for (std::size_t i = 0; i < buffer_.size(); ++i) {
     if (buffer_[i] == '\n') line_starts_.push_back(i + 1);

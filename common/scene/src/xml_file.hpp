@@ -17,11 +17,16 @@ namespace cosim::scene::detail {
 /// Largest XML file we read [bytes]: checked before the buffer is allocated.
 inline constexpr std::uintmax_t kMaxXmlBytes = 16u << 20;
 
+/// The whole of a scene file, at most kMaxXmlBytes; throws SceneError (unreadable, too large).
+std::string read_scene_file(const std::filesystem::path& file);
+
 class XmlFile {
  public:
   /// Reads and parses `file`; throws SceneError (unreadable, too large, malformed, not exactly
   /// one root element, text outside it).
   explicit XmlFile(std::filesystem::path file);
+  /// Parses `text`, read from `file` by read_scene_file; throws SceneError as above.
+  XmlFile(std::filesystem::path file, std::string text);
   XmlFile(const XmlFile&) = delete;
   XmlFile& operator=(const XmlFile&) = delete;
 

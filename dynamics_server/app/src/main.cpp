@@ -37,13 +37,19 @@ void print_backends() {
                 entry.summary.data());
     std::printf("    scene %.*s; %s; %s\n", static_cast<int>(entry.default_scene.size()), entry.default_scene.data(),
                 entry.capabilities.dynamics ? "dynamics" : "kinematics only",
-                entry.capabilities.energy_balance ? "energy balance outputs" : "no energy outputs");
+                entry.capabilities.energy_balance ? "energy balance outputs" : "no energy balance");
     for (const auto& spec : entry.param_specs()) {
       if (!spec.choices.empty()) {
         std::string names;
         for (std::size_t i = 0; i < spec.choices.size(); ++i) names += (i ? " | " : "") + spec.choices[i];
         std::printf("    %-24s default %-12s %s  %s (source: %s)\n", spec.key.c_str(),
                     spec.choices[static_cast<std::size_t>(spec.default_value)].c_str(), names.c_str(),
+                    spec.doc.c_str(), spec.source.c_str());
+        continue;
+      }
+      if (spec.text_default) {
+        std::printf("    %-24s default %-12s [%s]  %s (source: %s)\n", spec.key.c_str(),
+                    spec.text_default->empty() ? "(none)" : spec.text_default->c_str(), spec.unit.c_str(),
                     spec.doc.c_str(), spec.source.c_str());
         continue;
       }

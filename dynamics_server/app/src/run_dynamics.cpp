@@ -136,12 +136,15 @@ void DynamicsRun::prepare() {
   const std::filesystem::path* file = options_.params_file ? &*options_.params_file : nullptr;
   params_ = std::make_unique<Params>(Params::resolve(entry->name, entry->param_specs(), file, options_.param_overrides));
   backend_ = entry->make(*params_, 0.0);
-  notes_.push_back("backend " + backend_->name() + " (model " + backend_->model_name() + "), " +
+  notes_.push_back("backend " + backend_->name() + " (model " + backend_->model_name() +
+                   (backend_->model_file().empty() ? "" : " from " + backend_->model_file()) + "), " +
                    std::to_string(backend_->joint_names().size()) + " joints");
 
   scene_path_ = options_.scene.empty() ? scene::find_default_scene(entry->default_scene) : options_.scene;
   scene_.emplace(scene::SceneModel::load(scene_path_));
-  kinematics_.emplace(*scene_, backend_->joint_names(), options_.probes, scene_path_.string());
+  const std::string backend_label = "backend " + backend_->name() +
+                                    (backend_->model_file().empty() ? "" : " (model " + backend_->model_file() + ")");
+  kinematics_.emplace(*scene_, backend_->joint_names(), options_.probes, scene_path_.string(), backend_label);
   comparator_.emplace(kinematics_->probe_names().size(), frame_count_);
   notes_.push_back("scene " + scene_->name() + " from " + scene_path_.string() + ", probes: " +
                    join(kinematics_->probe_names()));
@@ -275,8 +278,13 @@ std::string DynamicsRun::run_json(const protocol::Outcome& outcome, double wall_
   json.begin_object("parameters");
   if (params_) {
     for (const auto& entry : params_->entries()) {
-      json.begin_object(entry.key).field("value", entry.value).field("unit", entry.unit).field("origin", entry.origin)
-          .end_object();
+      json.begin_object(entry.key);
+      if (entry.text) {
+        json.field("value", *entry.text);
+      } else {
+        json.field("value", entry.value);
+      }
+      json.field("unit", entry.unit).field("origin", entry.origin).end_object();
     }
   }
   json.end_object();

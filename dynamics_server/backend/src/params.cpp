@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fstream>
 #include <system_error>
+#include <utility>
 
 #include "cosim/dynamics/format_number.hpp"
 
@@ -58,12 +59,25 @@ double parse_value(const ParamSpec& spec, std::string_view text, const std::stri
   return value;
 }
 
+// Sets one entry from the text after '=': a text parameter keeps it, a number is parsed.
+void set_entry(const ParamSpec& spec, std::string_view text, const std::string& where, Params::Entry& entry) {
+  if (spec.text_default) {
+    entry.text = std::string(text);
+  } else {
+    entry.value = parse_value(spec, text, where);
+  }
+}
+
 void check_specs(std::string_view backend_name, std::span<const ParamSpec> specs) {
   for (std::size_t i = 0; i < specs.size(); ++i) {
     const ParamSpec& spec = specs[i];
     const std::string who = "backend " + std::string(backend_name) + " parameter '" + spec.key + "'";
     if (spec.key.empty()) throw std::logic_error("backend " + std::string(backend_name) +
                                                  ": a parameter has an empty key");
+    if (spec.text_default &&
+        (!spec.choices.empty() || spec.default_value != 0.0 || spec.min_value != 0.0 || spec.max_value != 0.0)) {
+      throw std::logic_error(who + ": a text parameter has no choices and default, min and max 0");
+    }
     if (!spec.choices.empty() &&
         (spec.min_value != 0.0 || spec.max_value != static_cast<double>(spec.choices.size() - 1) ||
          spec.default_value != std::floor(spec.default_value))) {
@@ -90,7 +104,7 @@ Params Params::resolve(std::string_view backend_name, std::span<const ParamSpec>
   Params params;
   params.entries_.reserve(specs.size());
   for (const ParamSpec& spec : specs) {
-    params.entries_.push_back({spec.key, spec.default_value, spec.unit, "default"});
+    params.entries_.push_back({spec.key, spec.default_value, spec.unit, "default", spec.text_default});
   }
 
   std::string known;
@@ -135,7 +149,7 @@ Params Params::resolve(std::string_view backend_name, std::span<const ParamSpec>
                          path + ":" + std::to_string(first_line[index]) + ")");
       }
       first_line[index] = line_no;
-      params.entries_[index].value = parse_value(specs[index], trim(text.substr(eq + 1)), where);
+      set_entry(specs[index], trim(text.substr(eq + 1)), where, params.entries_[index]);
       params.entries_[index].origin = path;
     }
     if (in.bad()) throw ParamError("error reading parameter file '" + path + "'");
@@ -157,7 +171,7 @@ Params Params::resolve(std::string_view backend_name, std::span<const ParamSpec>
                        "' given twice on the command line");
     }
     seen_cli[index] = true;
-    params.entries_[index].value = parse_value(specs[index], trim(text.substr(eq + 1)), where);
+    set_entry(specs[index], trim(text.substr(eq + 1)), where, params.entries_[index]);
     params.entries_[index].origin = "cli";
   }
   return params;
@@ -173,9 +187,27 @@ std::size_t Params::get_choice(std::string_view key) const {
   return static_cast<std::size_t>(get(key));  // resolve() made it a whole number in range
 }
 
+ParamSpec text_param_spec(std::string key, std::string default_text, std::string unit, std::string doc,
+                          std::string source) {
+  return {std::move(key), 0.0, 0.0, 0.0, std::move(unit), std::move(doc), std::move(source), {},
+          std::move(default_text)};
+}
+
 double Params::get(std::string_view key) const {
+  const Entry& found = entry(key);
+  if (found.text) throw std::logic_error("parameter '" + found.key + "' is text: read it with get_text");
+  return found.value;
+}
+
+const std::string& Params::get_text(std::string_view key) const {
+  const Entry& found = entry(key);
+  if (!found.text) throw std::logic_error("parameter '" + found.key + "' is a number: read it with get");
+  return *found.text;
+}
+
+const Params::Entry& Params::entry(std::string_view key) const {
   for (const Entry& entry : entries_) {
-    if (entry.key == key) return entry.value;
+    if (entry.key == key) return entry;
   }
   std::string known;
   for (const Entry& entry : entries_) known += (known.empty() ? "" : ", ") + entry.key;

@@ -5,6 +5,9 @@
 #include "cosim/dynamics/kinematic_backend.hpp"
 #include "cosim/dynamics/mecanum3vw_backend.hpp"
 #include "cosim/dynamics/mecanum4_backend.hpp"
+#ifdef COSIM_HAVE_MUJOCO  // defined by backends/mujoco where MuJoCo is found (not in the Windows build)
+#include "cosim/dynamics/mujoco_backend.hpp"
+#endif
 #include "cosim/dynamics/omniwheel_backend.hpp"
 #include "cosim/dynamics/robotino_backend.hpp"
 #include "cosim/util/errors.hpp"
@@ -29,6 +32,13 @@ constexpr BackendEntry kRegistry[] = {
      "per wheel) or reduced (a sphere on a ball joint) wheels on a 3D multibody tree (seed 002)",
      "mecanum4", {.dynamics = true, .energy_balance = true},
      &mecanum4_param_specs, &make_mecanum4_backend},
+#ifdef COSIM_HAVE_MUJOCO
+    {"mujoco",
+     "Any MJCF or URDF model stepped by MuJoCo at its own timestep: hinge, slide and free joints, actuators "
+     "driven from a reference CSV; by default a pendulum (--param model=FILE, trajectory=CSV)",
+     "pendulum", {.dynamics = true, .energy_balance = false},
+     &mujoco_param_specs, &make_mujoco_backend},
+#endif
     {"omniwheel",
      "One omni wheel with rollers inclined by psi on a test bench, unilateral contact with friction, "
      "explicit or implicit contact tracking (seed 004)",

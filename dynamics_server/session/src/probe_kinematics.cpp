@@ -8,12 +8,13 @@
 namespace cosim::dynamics {
 
 ProbeKinematics::ProbeKinematics(const scene::SceneModel& scene, std::span<const std::string> backend_joints,
-                                 std::vector<std::string> probe_names, const std::string& scene_label)
+                                 std::vector<std::string> probe_names, const std::string& scene_label,
+                                 const std::string& backend_label)
     : scene_(scene), probe_names_(std::move(probe_names)), computed_at_s_(std::numeric_limits<double>::quiet_NaN()) {
   // Every backend joint must be a driven scene joint and the reverse (docs/protocol.md).
   const scene::JointMatch match = scene::match_joints(backend_joints, scene_);
   if (!match.ok()) {
-    throw util::BadInputError("backend and scene " + scene_label + " disagree on joints: " +
+    throw util::BadInputError(backend_label + " and scene " + scene_label + " disagree on joints: " +
                               match.describe("driven by the scene but not by the backend"));
   }
   scene_index_of_joint_ = match.scene_index;

@@ -372,7 +372,7 @@ TEST(MeshgenScene, MainSceneDrawsEveryMeshClearOfTheWheels) {
       if (part == nullptr) continue;
       used.insert(part->file.filename().string());
       Mesh m = read_stl(read_file(part->file));
-      for (Vector3d& v : m.vertices) v *= part->scale;
+      for (Vector3d& v : m.vertices) v = v.cwiseProduct(part->scale);
       transform(m, X_WF[r.frame] * pg.X_FG);
       if (model.frames()[r.frame].name.find("/Wheel_") != std::string::npos) {
         ++wheel_meshes;

@@ -294,16 +294,58 @@ TEST(SceneBuilder, RejectsAnIncompleteScene) {
             "scene root folder '' is not an absolute path (SceneBuilder::set_root)");
   SceneBuilder outside = arm();
   const fs::path elsewhere = kSceneRoot.root_path() / "elsewhere" / "m.stl";
-  outside.add_geometry(1, "mesh", Part{elsewhere, 1.0}, Isometry3d::Identity(), SourceLocation{"arm.src", 4});
+  outside.add_geometry(1, "mesh", Part{.file = elsewhere}, Isometry3d::Identity(), SourceLocation{"arm.src", 4});
   EXPECT_EQ(rejection([&] { (void)std::move(outside).build(); }),
             "arm.src:4: geometry 'Arm/mesh': mesh file " + elsewhere.string() + " is outside the scene root " +
                 kSceneRoot.string());
 }
 
+// One source joint split into several frames (a URDF planar joint) is scoped as a group.
+TEST(SceneBuilder, GroupsScopeTheFramesOfOneSourceJoint) {
+  SceneBuilder b = arm();
+  const int x = b.add_joint(1, {.name = "x", .group = "base", .drive = DriveType::prismatic,
+                                .axis_J = Vector3d::UnitX(), .driven = true});
+  b.add_joint(x, {.name = "phi", .group = "base", .drive = DriveType::revolute, .driven = true});
+  EXPECT_EQ(rejection([&] { b.add_joint(1, {.name = "x", .group = "a/b"}); }),
+            "bad joint group name 'a/b': names are non-empty and contain no '/' (the builder scopes them)");
+  const SceneModel m = std::move(b).build();
+  EXPECT_EQ(std::vector<std::string>(m.joint_names().begin(), m.joint_names().end()),
+            (std::vector<std::string>{"Arm/a", "Arm/base/x", "Arm/base/phi"}));
+}
+
+// Mesh scale per axis (a URDF <mesh scale>), each factor > 0; parts may also lie in folders
+// added besides the root (a URDF's package path).
+TEST(SceneBuilder, PartsScalePerAxisAndMayLieInMeshFolders) {
+  const fs::path packages = kSceneRoot.root_path() / "packages";
+  SceneBuilder b = arm();
+  b.add_mesh_folder(packages);
+  EXPECT_EQ(rejection([&] {
+              b.add_geometry(1, "flat", Part{.file = kSceneRoot / "m.stl", .scale = Vector3d(1, 0, 2)},
+                             Isometry3d::Identity());
+            }),
+            "geometry 'Arm/flat': scale (1 0 2) must be finite and > 0 on each axis");
+  b.add_geometry(1, "in_root",
+                 Part{.file = kSceneRoot / "m.obj", .scale = Vector3d(1, 2, 3), .format = MeshFormat::obj},
+                 Isometry3d::Identity());
+  b.add_geometry(1, "in_package", Part{.file = packages / "p" / "m.dae", .format = MeshFormat::dae},
+                 Isometry3d::Identity());
+  const fs::path elsewhere = kSceneRoot.root_path() / "elsewhere" / "m.stl";
+  SceneBuilder outside = arm();
+  outside.add_mesh_folder(packages);
+  outside.add_geometry(1, "mesh", Part{.file = elsewhere}, Isometry3d::Identity());
+  EXPECT_EQ(rejection([&] { (void)std::move(outside).build(); }),
+            "geometry 'Arm/mesh': mesh file " + elsewhere.string() + " is outside the scene root " +
+                kSceneRoot.string() + " and the other mesh folders");
+  const SceneModel m = std::move(b).build();
+  EXPECT_EQ(m.geometries().size(), 2u);
+}
+
 // SceneModel::load chooses its reader by the kind of path; one it has none for is named, with
-// the kinds it accepts.
+// the kinds it accepts (URDF only in builds with urdfdom).
 constexpr std::string_view kAccepted =
-    "; accepted: XML scene (a scene folder holding projects/, or a project .xml file)";
+    COSIM_HAVE_URDF ? "; accepted: URDF (a .urdf file); XML scene (a scene folder holding projects/, or a project "
+                      ".xml file)"
+                    : "; accepted: XML scene (a scene folder holding projects/, or a project .xml file)";
 
 TEST(SceneReaders, RefuseAFileOfAnotherKind) {
   const fs::path txt = fixtures_dir() / "not_a_scene.txt";

@@ -184,7 +184,8 @@ TEST_F(SceneArm2, Geometry) {
   const auto& part = std::get<Part>(g[4].shape);
   EXPECT_EQ(part.file, std::filesystem::canonical(fixtures_dir() / "arm2/meshes/bracket.stl"));
   EXPECT_TRUE(part.file.is_absolute());
-  EXPECT_EQ(part.scale, 0.001);
+  EXPECT_EQ(part.scale, Vector3d::Constant(0.001));  // XML: one factor for all three axes
+  EXPECT_EQ(part.format, MeshFormat::stl);
   EXPECT_LT((g[4].X_FG.linear() * Vector3d::UnitX() - Vector3d(0, 0, -1)).norm(), kTol);
 
   const auto& rev = std::get<Revolution>(g[7].shape);

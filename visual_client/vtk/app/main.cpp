@@ -1,5 +1,5 @@
 // cosim-visual: the virtual side of seed 000 (BondSim3DVisual). Builds VTK actors from the
-// XML scene, moves them to every frame cosim-dynamics sends, reports the probes' world
+// scene (XML or URDF), moves them to every frame cosim-dynamics sends, reports the probes' world
 // coordinates computed from the actors, and shows the result in a window or renders it
 // offscreen into a video.
 
@@ -212,7 +212,7 @@ int run(VisualOptions options) {
     fs::path scene_path = options.scene;
     if (scene_path.empty() && standalone) scene_path = scene::find_default_scene(kStandaloneScene);
     if (!scene_path.empty()) {
-      scene.emplace(scene::SceneModel::load(scene_path));
+      scene.emplace(scene::SceneModel::load(scene_path, {.package_path = options.package_path}));
       log->info("scene " + scene->name() + " from " + scene_path.string() + ": " +
                 std::to_string(scene->joint_names().size()) + " driven joints, " +
                 std::to_string(scene->probes().size()) + " probes");
@@ -276,9 +276,12 @@ int main(int argc, char** argv) {
   app.add_option("--channel", options.client.channel, cosim::protocol::valid_channel_forms() + ", as given to cosim-dynamics")->capture_default_str();
   app.footer(cosim::protocol::channel_help() + "tcp: from another machine: set COSIM_TCP_TOKEN to the token cosim-dynamics printed.");
   cosim::util::add_path_option(app, "--scene", options.scene,
-                 "scene folder or project file (default: the folder named after the model the dynamics "
+                 "scene folder, project file or URDF file (default: the folder named after the model the dynamics "
                  "announces, lowercase, under $COSIM_SCENES_DIR or <install>/share/cosim/scenes; standalone: "
                  "robotino)");
+  cosim::util::add_folder_list_option(app, "--package-path", options.package_path,
+                 "folder holding the packages of a URDF's package://NAME/... meshes (repeatable or ':'-separated; "
+                 "searched before $COSIM_PACKAGE_PATH)");
   cosim::util::add_path_option(app, "--out", options.out_dir,
                  "folder for visual.log, visual.cosimlog, screenshots/ and (offscreen) video.mp4");
   app.add_flag("--offscreen", options.offscreen,

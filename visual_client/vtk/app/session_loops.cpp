@@ -607,7 +607,7 @@ void run_session(const VisualOptions& options, const scene::SceneModel* given_sc
   if (scene == nullptr) {
     // No --scene: the folder named after the model the run announces.
     const auto path = scene::find_default_scene(scene::scene_name_of_model(state.source->hello().model()));
-    state.scene.emplace(scene::SceneModel::load(path));
+    state.scene.emplace(scene::SceneModel::load(path, {.package_path = options.package_path}));
     log.info("scene " + state.scene->name() + " from " + path.string() + " (model " + state.source->hello().model() +
              ")");
     scene = &*state.scene;

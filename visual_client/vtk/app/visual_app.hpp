@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cosim/scene/scene_model.hpp"
 #include "cosim/util/event_log.hpp"
@@ -19,6 +20,7 @@ namespace cosim::visual::app {
 struct VisualOptions {
   ClientOptions client;
   std::filesystem::path scene;
+  std::vector<std::filesystem::path> package_path;  // --package-path: URDF package:// folders
   std::filesystem::path out_dir;
   bool offscreen = false;  // after display detection: true whenever no window is shown
   int width = 1280, height = 720;

@@ -4,12 +4,14 @@
 #include <filesystem>
 #include <map>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 #include <string>
 #include <system_error>
 #include <type_traits>
 #include <variant>
 
+#include <vtkAbstractPolyDataReader.h>
 #include <vtkAppendPolyData.h>
 #include <vtkCellArray.h>
 #include <vtkCleanPolyData.h>
@@ -18,6 +20,8 @@
 #include <vtkCylinderSource.h>
 #include <vtkFeatureEdges.h>
 #include <vtkNamedColors.h>
+#include <vtkOBJReader.h>
+#include <vtkPLYReader.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
 #include <vtkPolyDataMapper.h>
@@ -33,6 +37,9 @@
 #include <vtkTriangleFilter.h>
 
 #include "cosim/visual/vtk/vtk_messages.hpp"
+#if COSIM_HAVE_ASSIMP
+#include "dae_mesh.hpp"
+#endif
 
 namespace cosim::visual {
 
@@ -143,6 +150,48 @@ Prepared prepare(vtkPolyData* shape) {
   return out;
 }
 
+const char* format_name(scene::MeshFormat format) {
+  switch (format) {
+    case scene::MeshFormat::stl: return "STL";
+    case scene::MeshFormat::obj: return "OBJ";
+    case scene::MeshFormat::ply: return "PLY";
+    case scene::MeshFormat::dae: return "DAE";
+  }
+  return "unknown";
+}
+
+/// A mesh file read with the reader of its format (VTK's for STL, OBJ and PLY; assimp for
+/// COLLADA). Returns null and sets `why` when it cannot be read or holds no triangles.
+vtkSmartPointer<vtkPolyData> read_mesh(const scene::Part& part, std::string& why) {
+  if (part.format == scene::MeshFormat::dae) {
+#if COSIM_HAVE_ASSIMP
+    return detail::read_dae(part.file, why);
+#else
+    why = "this build reads no COLLADA files (it was built without assimp)";
+    return nullptr;
+#endif
+  }
+  vtkSmartPointer<vtkAbstractPolyDataReader> reader;
+  if (part.format == scene::MeshFormat::stl) {
+    auto stl = vtkSmartPointer<vtkSTLReader>::New();  // tells ASCII from binary itself
+    stl->MergingOn();
+    reader = stl;
+  } else if (part.format == scene::MeshFormat::obj) {
+    reader = vtkSmartPointer<vtkOBJReader>::New();
+  } else {
+    reader = vtkSmartPointer<vtkPLYReader>::New();  // ASCII or binary
+  }
+  VtkErrorCapture capture;  // errors are collected, not printed
+  const std::string file = part.file.string();
+  reader->SetFileName(file.c_str());
+  auto mesh = run(reader);
+  if (reader->GetErrorCode() != 0 || capture.had_error() || mesh->GetNumberOfPolys() == 0) {
+    why = capture.had_error() ? capture.first_error() : "no triangles";
+    return nullptr;
+  }
+  return mesh;
+}
+
 class Builder {
  public:
   explicit Builder(std::size_t& meshes_loaded) : meshes_loaded_(meshes_loaded) {}
@@ -212,25 +261,21 @@ class Builder {
       throw scene::SceneError(g.where, "mesh " + key + " is " + std::to_string(bytes >> 20) +
                                            " MiB, more than the 512 MiB accepted");
     }
-    // vtkSTLReader tells ASCII from binary itself; errors are collected, not printed.
-    VtkErrorCapture capture;
-    auto reader = vtkSmartPointer<vtkSTLReader>::New();
-    reader->SetFileName(key.c_str());
-    reader->MergingOn();
-    auto mesh = run(reader);
-    if (reader->GetErrorCode() != 0 || capture.had_error() || mesh->GetNumberOfPolys() == 0) {
-      const std::string why = capture.had_error() ? capture.first_error() : "no triangles";
-      throw scene::SceneError(g.where, "cannot read STL mesh " + key + ": " + why);
+    std::string why;
+    auto mesh = read_mesh(p, why);
+    if (!mesh) {
+      throw scene::SceneError(g.where, std::string("cannot read ") + format_name(p.format) + " mesh " + key + ": " + why);
     }
     ++meshes_loaded_;
     meshes_.emplace(key, mesh);
     return scaled(mesh, p.scale);
   }
 
-  vtkSmartPointer<vtkPolyData> scaled(vtkPolyData* mesh, double scale) {
-    if (scale == 1.0) return mesh;
+  /// Scaled per axis about the mesh's own origin (factors > 0: the orientation stays).
+  vtkSmartPointer<vtkPolyData> scaled(vtkPolyData* mesh, const Eigen::Vector3d& scale) {
+    if (scale == Eigen::Vector3d::Ones()) return mesh;
     auto transform = vtkSmartPointer<vtkTransform>::New();
-    transform->Scale(scale, scale, scale);
+    transform->Scale(scale.x(), scale.y(), scale.z());
     auto filter = vtkSmartPointer<vtkTransformPolyDataFilter>::New();
     filter->SetInputData(mesh);
     filter->SetTransform(transform);
@@ -286,11 +331,11 @@ SceneView::SceneView(const scene::SceneModel& scene) : scene_(scene) {
   Builder builder(meshes_loaded_);
   std::vector<Prepared> shapes(scene.geometries().size());
   // Parts using the same file at the same scale share one prepared mesh.
-  std::map<std::pair<std::string, double>, Prepared> parts;
+  std::map<std::tuple<std::string, double, double, double>, Prepared> parts;
   const auto prepared = [&](const scene::Geometry& g) {
     const auto* part = std::get_if<scene::Part>(&g.shape);
     if (part == nullptr) return prepare(builder.shape(g));
-    auto [it, added] = parts.try_emplace({part->file.string(), part->scale});
+    auto [it, added] = parts.try_emplace({part->file.string(), part->scale.x(), part->scale.y(), part->scale.z()});
     if (added) it->second = prepare(builder.shape(g));
     return it->second;
   };

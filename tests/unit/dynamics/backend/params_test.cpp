@@ -217,6 +217,66 @@ TEST_F(ParamsTest, ASwitchTakesItsNamesOrItsNumbers) {
   }
 }
 
+// A number and a text parameter (a path), as a backend reading a model file declares them.
+const std::vector<ParamSpec>& text_specs() {
+  static const std::vector<ParamSpec> specs{
+      {"alpha_m", 1.0, 0.0, 10.0, "m", "first", "test"},
+      text_param_spec("model", "models/default.xml", "path", "a model file", "test"),
+  };
+  return specs;
+}
+
+TEST_F(ParamsTest, ATextParameterResolvesDefaultThenFileThenCli) {
+  const Params by_default = Params::resolve("b", text_specs(), nullptr, {});
+  EXPECT_EQ(by_default.get_text("model"), "models/default.xml");
+  EXPECT_EQ(by_default.entries()[1].origin, "default");
+  EXPECT_EQ(by_default.entries()[1].unit, "path");
+
+  const auto file = write("model = /data/arm v2.xml   # spaces kept, comment not\nalpha_m = 2\n");
+  const Params from_file = Params::resolve("b", text_specs(), &file, {});
+  EXPECT_EQ(from_file.get_text("model"), "/data/arm v2.xml");
+  EXPECT_EQ(from_file.entries()[1].origin, file.string());
+
+  const std::vector<std::string> cli{"model=other.urdf"};
+  const Params from_cli = Params::resolve("b", text_specs(), &file, cli);
+  EXPECT_EQ(from_cli.get_text("model"), "other.urdf");
+  EXPECT_EQ(from_cli.entries()[1].origin, "cli");
+  EXPECT_EQ(from_cli.get("alpha_m"), 2.0);  // numbers beside it as before
+  ASSERT_TRUE(from_cli.entries()[1].text.has_value());
+  EXPECT_FALSE(from_cli.entries()[0].text.has_value()) << "a number has no text (run.json writes it as a number)";
+}
+
+TEST_F(ParamsTest, ATextParameterMayBeEmptyAndIsNotANumber) {
+  const std::vector<std::string> cli{"model="};
+  EXPECT_EQ(Params::resolve("b", text_specs(), nullptr, cli).get_text("model"), "");
+  const Params p = Params::resolve("b", text_specs(), nullptr, {});
+  EXPECT_THROW((void)p.get("model"), std::logic_error);
+  EXPECT_THROW((void)p.get_text("alpha_m"), std::logic_error);
+  EXPECT_THROW((void)p.get_text("modle"), std::out_of_range);
+}
+
+TEST_F(ParamsTest, TextErrorsAreTheNumbersErrors) {
+  const std::vector<std::string> unknown{"modle=x.xml"};
+  EXPECT_THAT(error_of([&] { (void)Params::resolve("b", text_specs(), nullptr, unknown); }),
+              HasSubstr("unknown parameter 'modle' for backend b; known: alpha_m, model"));
+  const std::vector<std::string> text_for_number{"alpha_m=x.xml"};
+  EXPECT_THAT(error_of([&] { (void)Params::resolve("b", text_specs(), nullptr, text_for_number); }),
+              HasSubstr("parameter 'alpha_m' = 'x.xml' is not a finite number"));
+  const std::vector<std::string> twice{"model=a.xml", "model=b.xml"};
+  EXPECT_THAT(error_of([&] { (void)Params::resolve("b", text_specs(), nullptr, twice); }),
+              HasSubstr("given twice on the command line"));
+  const auto file = write("model = a.xml\nmodel = b.xml\n");
+  EXPECT_THAT(error_of([&] { (void)Params::resolve("b", text_specs(), &file, {}); }),
+              HasSubstr(":2: parameter 'model' given twice"));
+}
+
+TEST(ParamSpecs, ATextParameterWithARangeIsAProgrammingError) {
+  ParamSpec spec = text_param_spec("model", "a.xml", "path", "a model file", "test");
+  spec.max_value = 1.0;
+  const std::vector<ParamSpec> specs{spec};
+  EXPECT_THROW((void)Params::resolve("b", specs, nullptr, {}), std::logic_error);
+}
+
 TEST(ParamSpecs, ASwitchDeclaredWithAnotherRangeIsAProgrammingError) {
   const std::vector<ParamSpec> specs{{"tracking", 0.0, 0.0, 2.0, "1", "a switch", "test", {"explicit", "implicit"}}};
   EXPECT_THROW((void)Params::resolve("b", specs, nullptr, {}), std::logic_error);

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The scene model: a scene (today an XML scene, DESIGN.md "Scene format") read into an
+/// The scene model: a scene (an XML scene or a URDF robot, docs/scenes.md) read into an
 /// immutable kinematic tree of frames, probes and render descriptions, plus the kinematics
 /// that turn joint values into world transforms. Pure data: no VTK. Readers construct it with
 /// SceneBuilder (cosim/scene/scene_builder.hpp), which checks every invariant stated here.
@@ -100,11 +100,16 @@ struct Revolution {
   char axis;
   int resolution;
 };
-/// Mesh file (STL), already resolved to an absolute canonical path inside the scene root,
-/// scaled by `scale` (unitless) about its own origin.
+/// How a mesh file is read (the visual side picks its reader by this). Zero is not a value.
+enum class MeshFormat : std::uint8_t { stl = 1, obj, ply, dae };
+
+/// Mesh file, already resolved to an absolute canonical path inside the scene root (or, for a
+/// URDF scene, inside one of its package folders), scaled by `scale` (unitless, per axis of
+/// the mesh; all three equal for an XML `<part>`) about its own origin.
 struct Part {
   std::filesystem::path file;
-  double scale;
+  Eigen::Vector3d scale = Eigen::Vector3d::Ones();
+  MeshFormat format = MeshFormat::stl;
 };
 using Shape = std::variant<Cuboid, Cylinder, Cone, Sphere, Revolution, Part>;
 
@@ -167,21 +172,29 @@ struct Render {
 
 class SceneBuilder;
 
+/// What SceneModel::load needs besides the path.
+struct LoadOptions {
+  /// Folders searched, in this order, for the package of a URDF mesh path
+  /// "package://NAME/..." (the first holding a folder NAME wins); the folders of
+  /// $COSIM_PACKAGE_PATH (':'-separated) are searched after these. XML scenes ignore it.
+  std::vector<std::filesystem::path> package_path;
+};
+
 /// A scene read into an immutable kinematic tree (model apart from state: the caller owns the
 /// joint values and the output buffers). Built only by SceneBuilder, so every SceneModel has
 /// passed its checks.
 class SceneModel {
  public:
-  /// Reads the scene at `path` with the reader for its kind (src/readers.cpp). Today one kind:
-  /// an XML scene, i.e. a scene folder holding exactly one project in projects/, or a project
-  /// file (<scene>/projects/<name>.xml). Throws SceneError naming file and line; a path no
-  /// reader accepts (missing, or e.g. a .txt file) is a SceneError naming the path and the
-  /// accepted kinds.
-  static SceneModel load(const std::filesystem::path& path);
+  /// Reads the scene at `path` with the reader for its kind (src/readers.cpp): an XML scene,
+  /// i.e. a scene folder holding exactly one project in projects/, or a project file
+  /// (<scene>/projects/<name>.xml); or, in builds with urdfdom, a URDF file (*.urdf). Throws
+  /// SceneError naming file and line; a path no reader accepts (missing, or e.g. a .txt file)
+  /// is a SceneError naming the path and the accepted kinds.
+  static SceneModel load(const std::filesystem::path& path, const LoadOptions& options = {});
 
-  /// Project name.
+  /// Project name (a URDF scene: the robot's name).
   const std::string& name() const { return name_; }
-  /// Scene folder (absolute, canonical).
+  /// Scene folder (absolute, canonical; a URDF scene: the URDF file's folder).
   const std::filesystem::path& root() const { return root_; }
 
   std::span<const Frame> frames() const { return frames_; }

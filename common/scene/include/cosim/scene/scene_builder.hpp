@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// SceneBuilder: the one way to construct a SceneModel, for every scene reader (the XML
-/// loader; a URDF reader later) and for code and tests that make a scene without a file.
+/// loader, the URDF reader) and for code and tests that make a scene without a file.
 ///
 /// Elements are added in document order: parents before children, a geometry or assembly
 /// before the assemblies and renders that name it. Names and ids are given unscoped ("elbow")
@@ -72,6 +72,10 @@ struct ElementLocation {
 struct JointSpec {
   /// Unscoped name ("roller3"): non-empty, without '/'.
   std::string name{};
+  /// When one source joint becomes several frames (a URDF planar or floating joint "base"
+  /// becomes "x", "y", "phi"), that joint's name: the scoped name is then
+  /// "<instance path>/<group>/<name>" ("Rover/base/x"). Empty otherwise; else like `name`.
+  std::string group{};
   /// Parent frame -> joint frame; finite and rigid.
   Eigen::Isometry3d X_PJ = Eigen::Isometry3d::Identity();
   DriveType drive = DriveType::fixed;
@@ -109,9 +113,11 @@ class SceneBuilder {
 
   /// Scene (project) name: non-empty. Required before build().
   void set_name(std::string name);
-  /// Scene folder, absolute (canonical for XML scenes): every Part file must lie inside it.
-  /// Required before build().
+  /// Scene folder, absolute (canonical for XML scenes): every Part file must lie inside it
+  /// or inside a folder given to add_mesh_folder. Required before build().
   void set_root(std::filesystem::path root);
+  /// Another folder, absolute, Part files may lie in (a URDF scene's package folders).
+  void add_mesh_folder(std::filesystem::path folder);
 
   /// A robot/object/tool instance: its root frame hangs from `parent_frame` (-1 = world) at
   /// X_PB (the instance's base placement). Its scoped name is `name` at top level, else
@@ -119,13 +125,14 @@ class SceneBuilder {
   int add_instance(int parent_frame, std::string_view name, const Eigen::Isometry3d& X_PB,
                    ElementLocation where = {});
   /// A joint frame hanging from `parent_frame` (an instance root or a joint, already added).
-  /// Scoped name: "<instance path>/<name>". Returns the frame index.
+  /// Scoped name: "<instance path>/<name>" ("<instance path>/<group>/<name>" in a group).
+  /// Returns the frame index.
   int add_joint(int parent_frame, JointSpec joint);
 
   /// A geometry in `frame`, placed at X_FG; dimensions finite and > 0, axis 'x'|'y'|'z',
   /// resolution in [kMinResolution, kMaxResolution], a revolution profile of >= 2 points
-  /// with r >= 0, a Part file absolute with scale > 0. `id` is unique in the frame's
-  /// instance. Returns the index into geometries().
+  /// with r >= 0, a Part file absolute with each scale factor finite and > 0. `id` is unique
+  /// in the frame's instance. Returns the index into geometries().
   int add_geometry(int frame, std::string_view id, Shape shape, const Eigen::Isometry3d& X_FG,
                    ElementLocation where = {});
   /// An assembly in `frame` grouping `refs` (>= 1 unscoped ids of geometries or assemblies
@@ -139,8 +146,8 @@ class SceneBuilder {
   int add_probe(int frame, std::string_view name, const Eigen::Vector3d& p_FP_m,
                 ElementLocation where = {});
 
-  /// Checks the scene as a whole (name and root set, Part files inside the root), numbers the
-  /// driven joints (order in the file comment) and hands over the model.
+  /// Checks the scene as a whole (name and root set, Part files inside the root or a mesh
+  /// folder), numbers the driven joints (order in the file comment) and hands over the model.
   SceneModel build() &&;
 
  private:
@@ -165,6 +172,7 @@ class SceneBuilder {
               const SourceLocation& where);
 
   SceneModel model_;
+  std::vector<std::filesystem::path> mesh_folders_;  // besides the root (add_mesh_folder)
   std::vector<int> frame_instance_;  // per frame: index into instances_
   std::vector<Instance> instances_;
   std::vector<int> top_instances_;   // instances hanging from the world, in the order added

@@ -14,9 +14,10 @@ namespace cosim::scene {
 /// (the build tree has build/share/cosim/scenes; `cmake --install` installs scenes there).
 std::filesystem::path scenes_root();
 
-/// scenes_root() / name, which must be a folder. Throws SceneError (bad input, exit 2) naming
-/// the folder tried and how to choose another (--scene, COSIM_SCENES_DIR) otherwise, or for
-/// an empty name.
+/// scenes_root() / name, which must be a folder: an XML scene folder, or, when it holds no
+/// projects/ but a file <name>.urdf, that URDF file (a URDF robot's folder). Throws SceneError
+/// (bad input, exit 2) naming the folder tried and how to choose another (--scene,
+/// COSIM_SCENES_DIR) otherwise, or for an empty name.
 std::filesystem::path find_default_scene(std::string_view name);
 
 /// The scene folder name of a model: "Robotino" -> "robotino" (ASCII lowercase).

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -46,6 +47,39 @@ inline CLI::Option* add_path_option(CLI::App& app, const std::string& name, std:
                                     const std::string& description) {
   return app.add_option_function<std::string>(
       name, [&target](const std::string& text) { target = platform::path_from_utf8(text); }, description);
+}
+
+/// A repeatable option of folders, each value also a list separated like PATH (':', ';' on
+/// Windows): every folder is appended to `target` in order and must exist.
+inline CLI::Option* add_folder_list_option(CLI::App& app, const std::string& name,
+                                           std::vector<std::filesystem::path>& target, const std::string& description) {
+#ifdef _WIN32
+  constexpr char kSeparator = ';';
+#else
+  constexpr char kSeparator = ':';
+#endif
+  return app
+      .add_option_function<std::vector<std::string>>(
+          name,
+          [&target, name](const std::vector<std::string>& values) {
+            for (const std::string& value : values) {
+              std::size_t start = 0;
+              while (start <= value.size()) {
+                const std::size_t end = std::min(value.find(kSeparator, start), value.size());
+                if (end > start) {
+                  const std::string folder = value.substr(start, end - start);
+                  std::error_code ec;
+                  if (!std::filesystem::is_directory(platform::path_from_utf8(folder), ec)) {
+                    throw CLI::ValidationError(name, "'" + folder + "' is not a folder");
+                  }
+                  target.push_back(platform::path_from_utf8(folder));
+                }
+                start = end + 1;
+              }
+            }
+          },
+          description)
+      ->type_name("DIR");
 }
 
 /// A CLI11 check for a numeric option: a finite number in [min, max] ("nan", "inf" and

@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "cosim/util/errors.hpp"
@@ -38,6 +39,9 @@ class Backend {
   const std::vector<std::string>& joint_names() const { return joint_names_; }
   /// dynamics.csv column names after t_s, each with its unit ("x_m", "omega1_rad_per_s").
   const std::vector<std::string>& output_names() const { return output_names_; }
+  /// The file the model was read from (e.g. an MJCF file), named in messages; empty for a
+  /// model built into the backend.
+  const std::string& model_file() const { return model_file_; }
 
   /// Current model time [s].
   double time_s() const { return time_s_; }
@@ -71,6 +75,8 @@ class Backend {
   std::span<double> mutable_joint_values() { return joint_values_; }
   /// For the derived constructor's initial outputs.
   std::span<double> mutable_outputs() { return outputs_; }
+  /// For a derived constructor that reads its model from a file.
+  void set_model_file(std::string file) { model_file_ = std::move(file); }
 
  private:
   /// Advances from time_s() to t_s (> time_s(), finite), updating `q` (joint values) and
@@ -83,6 +89,7 @@ class Backend {
 
   std::string name_;
   std::string model_name_;
+  std::string model_file_;
   std::vector<std::string> joint_names_;
   std::vector<std::string> output_names_;
   double time_s_;

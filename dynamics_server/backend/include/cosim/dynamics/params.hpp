@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <initializer_list>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -27,7 +28,15 @@ struct ParamSpec {
   /// A switch: the names of the values 0, 1, … ({"explicit", "implicit"}). A file or override
   /// may give the name or the number; run.json records the number.
   std::vector<std::string> choices = {};
+  /// A text parameter (a file path): its default text, which may be empty. Such a parameter
+  /// takes the whole value as written (trimmed), has no range (default, min and max are 0)
+  /// and is read with Params::get_text. Declare it with text_param_spec().
+  std::optional<std::string> text_default = std::nullopt;
 };
+
+/// A text parameter's spec: `unit` says what the text is ("path").
+ParamSpec text_param_spec(std::string key, std::string default_text, std::string unit, std::string doc,
+                          std::string source);
 
 /// Bad parameter input: the message names the key, and the file:line or the CLI override.
 /// A cosim::util::BadInputError, so a process that lets it reach main() exits with 2.
@@ -50,28 +59,36 @@ class Params {
   /// twice on the CLI is an error too (no silent last-one-wins).
   /// Throws ParamError for an unknown key (listing the known ones), a value that is not a
   /// finite number (or one of a switch's names), a value outside [min, max], a switch's value
-  /// that is not one of its numbers, a malformed line, or an unreadable file.
+  /// that is not one of its numbers, a malformed line, or an unreadable file. A text
+  /// parameter takes any text (in a file, up to a '#').
   /// Throws std::logic_error if `specs` itself is inconsistent (duplicate key, default out of range).
   static Params resolve(std::string_view backend_name, std::span<const ParamSpec> specs,
                         const std::filesystem::path* file, std::span<const std::string> overrides);
 
-  /// Value of a declared key [its unit]. Throws std::out_of_range naming the key if undeclared.
+  /// Value of a declared key [its unit]. Throws std::out_of_range naming the key if undeclared,
+  /// std::logic_error if it is a text parameter.
   double get(std::string_view key) const;
+  /// Text of a declared text parameter. Throws std::out_of_range naming the key if undeclared,
+  /// std::logic_error if it is a number.
+  const std::string& get_text(std::string_view key) const;
   /// Index of a switch's value (a key declared with choices): 0, 1, …
   std::size_t get_choice(std::string_view key) const;
 
   /// One resolved value and where it came from.
   struct Entry {
     std::string key;
-    double value;        ///< [unit]
+    double value;        ///< [unit]; 0 for a text parameter
     std::string unit;
     std::string origin;  ///< "default", the parameter file path, or "cli"
+    std::optional<std::string> text = std::nullopt;  ///< a text parameter's value
   };
 
   /// All values in spec order (for run.json).
   std::span<const Entry> entries() const { return entries_; }
 
  private:
+  const Entry& entry(std::string_view key) const;
+
   std::vector<Entry> entries_;
 };
 

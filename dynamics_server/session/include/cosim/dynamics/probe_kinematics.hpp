@@ -18,10 +18,12 @@ namespace cosim::dynamics {
 class ProbeKinematics {
  public:
   /// `backend_joints` must equal the scene's driven joints (in any order); `probe_names`
-  /// empty means every probe of the scene. `scene_label` names the scene in messages.
+  /// empty means every probe of the scene. `scene_label` names the scene in messages,
+  /// `backend_label` the backend ("backend mujoco (model /x/arm.xml)").
   /// Throws util::BadInputError naming the joints that differ or the unknown probe.
   ProbeKinematics(const scene::SceneModel& scene, std::span<const std::string> backend_joints,
-                  std::vector<std::string> probe_names, const std::string& scene_label);
+                  std::vector<std::string> probe_names, const std::string& scene_label,
+                  const std::string& backend_label = "backend");
 
   const scene::SceneModel& scene() const { return scene_; }
   /// The compared probes, in report order.

@@ -28,8 +28,9 @@ namespace cosim::visual {
 /// copying into a matrix the transform observes does not allocate.)
 class SceneView {
  public:
-  /// Builds geometry, colours and actors. Each STL file is read once and shared. Throws
-  /// scene::SceneError (file:line of the element) when a mesh cannot be read or is empty.
+  /// Builds geometry, colours and actors. Each mesh file (STL, OBJ, PLY; COLLADA in builds
+  /// with assimp) is read once and shared. Throws scene::SceneError (file:line of the
+  /// element, naming the mesh file) when a mesh cannot be read or is empty.
   explicit SceneView(const scene::SceneModel& scene);
   SceneView(const SceneView&) = delete;
   SceneView& operator=(const SceneView&) = delete;
@@ -51,7 +52,7 @@ class SceneView {
   /// Throws std::invalid_argument when p_WP is not one slot per scene probe.
   void probe_positions(std::span<Eigen::Vector3d> p_WP) const;
 
-  /// Distinct mesh files read (each STL once, however often it is used).
+  /// Distinct mesh files read (each once, however often it is used).
   std::size_t meshes_loaded() const { return meshes_loaded_; }
   /// Triangles over all actors (after the build).
   std::size_t triangle_count() const { return triangles_; }

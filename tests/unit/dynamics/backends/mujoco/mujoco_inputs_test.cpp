@@ -1,0 +1,151 @@
+// What the mujoco backend reads: the model and reference files named by its text parameters
+// (where they are looked for, one clear error each when missing or bad), the joint mapping and
+// the models it refuses, and the reference CSV's format.
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "mujoco_test_support.hpp"
+
+namespace cosim::dynamics {
+namespace {
+
+using ::testing::EndsWith;
+using ::testing::HasSubstr;
+
+std::string mjcf(const std::string& body, const std::string& name = "Arm", const std::string& extra = "") {
+  return "<mujoco model=\"" + name + "\"><worldbody>" + body + "</worldbody>" + extra + "</mujoco>";
+}
+const std::string kHinge =
+    R"(<body name="link"><joint name="shoulder" type="hinge"/><geom type="sphere" size="0.1" mass="1"/></body>)";
+
+// Runs `fn` with the current folder set to `dir`.
+template <class F>
+void in_folder(const std::filesystem::path& dir, F&& fn) {
+  const auto before = std::filesystem::current_path();
+  std::filesystem::current_path(dir);
+  try {
+    fn();
+  } catch (...) {
+    std::filesystem::current_path(before);
+    throw;
+  }
+  std::filesystem::current_path(before);
+}
+
+TEST_F(MujocoTest, DefaultIsThePendulumShippedUnderTheScenesRoot) {
+  const auto b = make({});
+  EXPECT_EQ(b->name(), "mujoco");
+  EXPECT_EQ(b->model_name(), "Pendulum");
+  EXPECT_EQ(b->joint_names(), std::vector<std::string>{"Pendulum/swing"});
+  EXPECT_EQ(b->joint_values()[0], 0.6) << "the MJCF's keyframe";
+  EXPECT_EQ(b->output_names(),
+            (std::vector<std::string>{"contacts", "energy_kinetic_J", "energy_potential_J", "energy_total_J"}));
+  EXPECT_THAT(b->model_file(), EndsWith("scenes/pendulum/mujoco/pendulum.xml"));
+  EXPECT_EQ(dynamic_cast<MujocoBackend&>(*b).timestep_s(), 0.001);
+}
+
+TEST_F(MujocoTest, ARelativeModelIsLookedForInTheCurrentFolderThenUnderTheScenesRoot) {
+  write("models/arm.xml", mjcf(kHinge));
+  in_folder(dir_, [&] {
+    EXPECT_EQ(make({"model=models/arm.xml"})->model_name(), "Arm");
+    EXPECT_EQ(make({"model=pendulum/mujoco/pendulum.xml"})->model_name(), "Pendulum");  // not here: the scenes root
+  });
+  EXPECT_EQ(make({"model=" + (dir_ / "models/arm.xml").string()})->model_name(), "Arm");  // absolute
+}
+
+TEST_F(MujocoTest, AMissingModelOrReferenceNamesWhereItWasLookedFor) {
+  std::string message;
+  in_folder(dir_, [&] { message = param_error([] { make({"model=nowhere.xml"}); }); });
+  EXPECT_THAT(message, HasSubstr("parameter 'model' = 'nowhere.xml': no model file at " +
+                                 (dir_ / "nowhere.xml").string() + " nor "));
+  EXPECT_THAT(message, EndsWith("scenes/nowhere.xml")) << "then under the scenes root";
+  EXPECT_THAT(param_error([] { make({"model="}); }), HasSubstr("parameter 'model' is empty"));
+  const std::string missing = (dir_ / "missing.csv").string();
+  EXPECT_THAT(param_error([&] { make({"trajectory=" + missing}); }),
+              HasSubstr("parameter 'trajectory' = '" + missing + "': no reference CSV at " + missing));
+}
+
+TEST_F(MujocoTest, AModelMujocoCannotLoadIsOneLineNamingTheFile) {
+  const auto file =
+      write("bad.xml", "<mujoco model=\"Arm\"><worldbody>\n<body><geom size=\"x\"/></body>\n</worldbody></mujoco>");
+  const std::string message = param_error([&] { MujocoBackend(file, {}, 0.0); });
+  EXPECT_THAT(message, HasSubstr(file.string() + ": MuJoCo cannot load it: "));
+  EXPECT_THAT(message, HasSubstr("'size'"));
+  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  try {
+    MujocoBackend(file, {}, 0.0);
+  } catch (const util::BadInputError& e) {
+    EXPECT_EQ(e.exit_code(), util::kExitBadInput);
+  }
+}
+
+TEST_F(MujocoTest, JointsMapInMujocosOrderAndUnmappableModelsAreRefused) {
+  const std::string two = R"(<body name="a"><joint name="hip" type="hinge"/><geom type="sphere" size="0.1" mass="1"/>
+      <body name="b" pos="0 0 -1"><joint name="knee" type="slide"/><geom type="sphere" size="0.1" mass="1"/>
+      </body></body>)";
+  EXPECT_EQ(MujocoBackend(write("two.xml", mjcf(two)), {}, 0.0).joint_names(),
+            (std::vector<std::string>{"Arm/hip", "Arm/knee"}));
+
+  const std::string ball =
+      R"(<body name="b"><joint name="wrist" type="ball"/><geom type="sphere" size="0.1" mass="1"/></body>)";
+  EXPECT_THAT(param_error([&] { MujocoBackend(write("ball.xml", mjcf(ball)), {}, 0.0); }),
+              HasSubstr("ball.xml: joint 'wrist' (in body 'b') is a ball joint, which has no scene joint"));
+  const std::string unnamed = R"(<body name="b"><joint type="hinge"/><geom type="sphere" size="0.1" mass="1"/></body>)";
+  EXPECT_THAT(param_error([&] { MujocoBackend(write("unnamed.xml", mjcf(unnamed)), {}, 0.0); }),
+              HasSubstr("unnamed.xml: joint #0 (in body 'b') has no name"));
+  const std::string spaced =
+      R"(<body name="b"><joint name="my joint" type="hinge"/><geom type="sphere" size="0.1" mass="1"/></body>)";
+  EXPECT_THAT(param_error([&] { MujocoBackend(write("spaced.xml", mjcf(spaced)), {}, 0.0); }),
+              HasSubstr("joint name 'my joint' is not a scene name"));
+  const std::string anonymous = "<mujoco><worldbody>" + kHinge + "</worldbody></mujoco>";  // named "MuJoCo Model"
+  EXPECT_THAT(param_error([&] { MujocoBackend(write("anonymous.xml", anonymous), {}, 0.0); }),
+              HasSubstr("model name 'MuJoCo Model' is not a scene name"));
+  const std::string still = R"(<body name="b"><geom type="sphere" size="0.1" mass="1"/></body>)";
+  EXPECT_THAT(param_error([&] { MujocoBackend(write("still.xml", mjcf(still)), {}, 0.0); }),
+              HasSubstr("still.xml: the model has no joint"));
+}
+
+const std::string kServo = mjcf(kHinge, "Arm",
+                                R"(<actuator><position name="pos" joint="shoulder" kp="10"/>
+                                   <velocity name="vel" joint="shoulder" kv="1"/></actuator>)");
+
+TEST_F(MujocoTest, ReferenceColumnsNameActuatorsOrJointsWithOneActuator) {
+  const auto model = write("servo.xml", kServo);
+  EXPECT_NO_THROW(MujocoBackend(model, write("ok.csv", "t_s,pos,vel\n0,0,0\n1,1,1\n"), 0.0));
+  const auto expect_error = [&](const std::string& csv, const std::string& line, const std::string& what) {
+    const auto file = write("ref.csv", csv);
+    const std::string message = param_error([&] { MujocoBackend(model, file, 0.0); });
+    EXPECT_THAT(message, HasSubstr(file.string() + ":" + line + ": " + what)) << csv;
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  };
+  expect_error("t_s,shoulder\n0,0\n", "1", "column 'shoulder': joint 'shoulder' of " + model.string() +
+                                               " has several actuators (pos, vel); name the actuator instead");
+  expect_error("t_s,elbow\n0,0\n", "1", "column 'elbow' is neither an actuator nor a joint of " + model.string() +
+                                            " (actuators: pos, vel)");
+  expect_error("t_s,pos,pos\n0,0,0\n", "1", "column 'pos' given twice");
+  expect_error("time,pos\n0,0\n", "1", "the header must be 't_s,<joint or actuator>,...', got 'time,pos'");
+  expect_error("t_s\n0\n", "1", "the header must be");
+  expect_error("t_s,pos\n0,0\n1,x\n", "3", "column 'pos': 'x' is not a finite number");
+  expect_error("t_s,pos\n0,0\n1,nan\n", "3", "column 'pos': 'nan' is not a finite number");
+  expect_error("t_s,pos\n0,0\n0,1\n", "3", "t_s = 0 is not later than the row before");
+  expect_error("t_s,pos\n0,0\n1,1,2\n", "3", "3 fields; the header has 2");
+  expect_error("t_s,pos\n", "1", "no data row after the header");
+  expect_error("", "1", "empty file");
+  const std::string no_actuator = mjcf(kHinge);
+  const auto passive_model = write("passive.xml", no_actuator);
+  const auto csv = write("shoulder.csv", "t_s,shoulder\n0,0\n");
+  EXPECT_THAT(param_error([&] { MujocoBackend(passive_model, csv, 0.0); }),
+              HasSubstr("joint 'shoulder' of " + passive_model.string() + " has no actuator"));
+}
+
+TEST_F(MujocoTest, ABlankLineOrSpacesInTheReferenceAreFine) {
+  const auto model = write("servo.xml", kServo);
+  EXPECT_NO_THROW(MujocoBackend(model, write("ok.csv", "t_s , pos\r\n0, 0\r\n\r\n1 ,+1\r\n"), 0.0));
+}
+
+}  // namespace
+}  // namespace cosim::dynamics
