@@ -120,6 +120,7 @@ class UrdfReader {
   void index_elements();
   void add_named(ElementMap& map, pugi::xml_node el, const char* what);
   void check_joint(pugi::xml_node el, ElementMap& parent_joint);
+  void refuse_cycles(pugi::xml_node robot, const ElementMap& parent_joint) const;
   urdf::ModelInterfaceSharedPtr parse_model() const;
   [[noreturn]] void fail_urdfdom(const std::vector<std::string>& errors) const;
   void add_tree(const urdf::ModelInterface& model);
@@ -224,6 +225,36 @@ void UrdfReader::index_elements() {
   for (pugi::xml_node el : robot.children("joint")) {
     joint_position_.emplace(el.attribute("name").value(), static_cast<int>(joint_position_.size()));
     check_joint(el, parent_joint);
+  }
+  refuse_cycles(robot, parent_joint);
+}
+
+// Here rather than after urdfdom: urdfdom links a cycle's links to each other by shared_ptr,
+// so a model read from such a file is never freed.
+void UrdfReader::refuse_cycles(pugi::xml_node robot, const ElementMap& parent_joint) const {
+  const auto parent_of = [&](const std::string& link) -> const char* {
+    const auto it = parent_joint.find(link);
+    return it == parent_joint.end() ? nullptr : it->second.child("parent").attribute("link").value();
+  };
+  std::string root;
+  for (pugi::xml_node el : robot.children("link")) {
+    if (parent_of(el.attribute("name").value()) == nullptr) {
+      root = el.attribute("name").value();
+      break;
+    }
+  }
+  for (pugi::xml_node el : robot.children("link")) {
+    std::string link = el.attribute("name").value();
+    // Every link has at most one parent: a chain longer than the links has come round.
+    std::size_t steps = 0;
+    for (const char* up = parent_of(link); up != nullptr && steps <= links_.size(); up = parent_of(link), ++steps) {
+      link = up;
+    }
+    if (steps > links_.size()) {
+      fail(el, "link " + in_quotes(el.attribute("name").value()),
+           (root.empty() ? std::string("no link is the root") : "not connected to the root link " + in_quotes(root)) +
+               " (its joints form a cycle)");
+    }
   }
 }
 
