@@ -86,6 +86,7 @@ std::error_code wait_ready(NativeHandle handle, Ready what, Clock::time_point de
 
 #ifdef _WIN32
 void move_off_cpu(int) noexcept {}
+bool read_proc_stat(int, ProcStat&) noexcept { return false; }
 int cpu_of_process(int) noexcept { return -1; }
 #else
 void move_off_cpu(int peer_cpu) noexcept {
@@ -103,25 +104,39 @@ void move_off_cpu(int peer_cpu) noexcept {
   if (::sched_setaffinity(0, sizeof others, &others) == 0) ::sched_setaffinity(0, sizeof allowed, &allowed);
 }
 
-int cpu_of_process(int pid) noexcept {
-  if (pid <= 0) return -1;
+bool read_proc_stat(int pid, ProcStat& out) noexcept {
   char path[32];
   std::snprintf(path, sizeof path, "/proc/%d/stat", pid);
   const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -1;
+  if (fd < 0) return false;
   char text[1024];
   const ssize_t n = ::read(fd, text, sizeof text - 1);
   ::close(fd);
-  if (n <= 0) return -1;
+  if (n <= 0) return false;
   text[n] = '\0';
-  // "PID (COMM) STATE ...": COMM may hold ')' and spaces, so count fields after the last ')'.
+  // "PID (COMM) STATE PPID ...": COMM may hold ')' and spaces, so parse after the last ')'.
   const char* p = std::strrchr(text, ')');
-  if (p == nullptr) return -1;
-  for (int field = 2; field < 39; ++field) {  // `processor` is field 39
-    p = std::strchr(p + 1, ' ');
-    if (p == nullptr) return -1;
-  }
-  return std::atoi(p + 1);
+  if (p == nullptr || p[1] != ' ') return false;
+  p += 2;  // field 3, the state
+  out.state = *p;
+  // Moves p to the start of field `to` (p is at the start of field `at`).
+  const auto skip_to = [&p](int at, int to) {
+    for (; at < to; ++at) {
+      p = std::strchr(p, ' ');
+      if (p == nullptr) return false;
+      ++p;
+    }
+    return true;
+  };
+  if (!skip_to(3, 22)) return false;  // starttime
+  out.start_ticks = std::strtoull(p, nullptr, 10);
+  out.cpu = skip_to(22, 39) ? std::atoi(p) : -1;  // processor
+  return true;
+}
+
+int cpu_of_process(int pid) noexcept {
+  ProcStat st;
+  return pid > 0 && read_proc_stat(pid, st) ? st.cpu : -1;
 }
 #endif
 

@@ -85,7 +85,17 @@ class SpinPolicy {
 /// benchmark that compares (README, Performance).
 void move_off_cpu(int peer_cpu) noexcept;
 
-/// The CPU process `pid` last ran on (/proc/PID/stat), -1 if unknown. Reads a file: call it
+/// State, start time and CPU of a process from /proc/PID/stat, read without allocating (the
+/// shm channel's liveness checks run in wait slices of the data path). Linux only.
+struct ProcStat {
+  char state = '?';               // 'R', 'S', ... 'Z' (zombie), 'X' (dead)
+  std::uint64_t start_ticks = 0;  // [clock ticks since boot]
+  int cpu = -1;                   // the CPU it last ran on
+};
+/// False if the process or /proc is not there (or the file does not parse).
+bool read_proc_stat(int pid, ProcStat& out) noexcept;
+
+/// The CPU process `pid` last ran on (read_proc_stat), -1 if unknown. Reads a file: call it
 /// after a missed spin, not on every wait.
 int cpu_of_process(int pid) noexcept;
 

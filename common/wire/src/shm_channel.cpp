@@ -167,36 +167,8 @@ void futex_wait(void* word, std::uint32_t expected, Clock::duration timeout) noe
 
 void futex_wake_all(void* word) noexcept { ::syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0); }
 
-/// State and start time of a process from /proc/PID/stat, read without allocating (this
-/// runs in wait slices of the data path).
-struct ProcStat {
-  char state = '?';              // 'R', 'S', ... 'Z' (zombie), 'X' (dead)
-  std::uint64_t start_ticks = 0;  // [clock ticks since boot]
-};
-
-bool read_proc_stat(pid_t pid, ProcStat& out) noexcept {
-  char path[32];
-  std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
-  const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  char text[1024];
-  const ssize_t n = ::read(fd, text, sizeof text - 1);
-  ::close(fd);
-  if (n <= 0) return false;
-  text[n] = '\0';
-  // "PID (COMM) STATE PPID ...": COMM may hold ')' and spaces, so parse after the last ')'.
-  const char* p = std::strrchr(text, ')');
-  if (p == nullptr || p[1] != ' ') return false;
-  p += 2;
-  out.state = *p;
-  for (int field = 3; field < 22; ++field) {  // starttime is field 22
-    p = std::strchr(p, ' ');
-    if (p == nullptr) return false;
-    ++p;
-  }
-  out.start_ticks = std::strtoull(p, nullptr, 10);
-  return true;
-}
+using detail::ProcStat;
+using detail::read_proc_stat;
 
 std::uint64_t own_start_ticks() {
   ProcStat st;
