@@ -64,6 +64,14 @@ rename "$root/scenes/robotino/robots/Robotino.xml" "$corpus/scene/robotino.xml"
 for f in "$scenes"/bad_*/robots/R.xml; do
   rename "$f" "$corpus/scene/$(basename "$(dirname "$(dirname "$f")")").xml"
 done
+# URDF robots, marked by the first line "URDF" (scene_fuzz.cpp loads the rest as a URDF beside
+# the meshes and packages of tests/data/scenes/urdf): every joint type (joints.urdf), a mesh of
+# each format and path kind (meshes.urdf), a cycle, two parents, a missing package, a mesh
+# outside the folder, an unknown joint type, and the smallest robot.
+for f in joints meshes bad_cycle bad_two_parents bad_missing_package bad_mesh_outside bad_joint_type; do
+  { echo URDF; cat "$scenes/urdf/$f.urdf"; } >"$corpus/scene/urdf_$f.urdf"
+done
+printf 'URDF\n<robot name="one"><link name="base"/></robot>\n' >"$corpus/scene/urdf_one_link.urdf"
 
 # params: files as users write them (every key of both backends at its default, the
 # documented syntax: comments, blanks, '+', exponents), and common mistakes.

@@ -6,6 +6,12 @@
 // and meshes/escape.stl, a symlink out of the scene root. The whole folder is then loaded with
 // SceneModel::load, as the programs do with --scene.
 //
+// An input that starts with the line "URDF" is a URDF robot instead: the rest is written as
+// urdf/robot.urdf beside a copy of tests/data/scenes/urdf's meshes/ and packages/ (the meshes
+// of every format, package://demo_parts, escape.stl), and that file is loaded with
+// packages/ in the package path, as --scene robot.urdf --package-path does. (Both formats
+// have a <robot> root and <link> elements, so the first line tells them apart.)
+//
 // Oracles, besides the sanitizers:
 // - the only error is SceneError, whose what() is "<file>:<line>: <message>" (scene/error.hpp);
 // - a loaded model holds the invariants scene.hpp states (parents before children, indices in
@@ -18,6 +24,7 @@
 #include <filesystem>
 #include <span>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -37,6 +44,8 @@ struct ScratchScene {
   cosim::fuzz::ScratchDir dir{"scene"};
   fs::path root = dir.path() / "scene";
   fs::path robot = root / "robots" / "TwoLink.xml";
+  fs::path urdf_root = dir.path() / "urdf";
+  fs::path urdf = urdf_root / "robot.urdf";
 
   ScratchScene() {
     const fs::path source(COSIM_SOURCE_DIR);
@@ -63,6 +72,13 @@ struct ScratchScene {
     // A mesh link that leaves the scene root, as in tests/data/scenes/bad_mesh_symlink.
     cosim::fuzz::write_file(dir.path() / "outside.stl", {});
     fs::create_symlink("../../outside.stl", root / "meshes" / "escape.stl");
+    // The URDF's folder: the meshes and packages its test files refer to, links kept as links.
+    std::error_code ec;
+    fs::create_directories(urdf_root);
+    for (const char* sub : {"meshes", "packages"}) {
+      fs::copy(tests / "urdf" / sub, urdf_root / sub, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
+      if (ec) fail("cannot copy " + (tests / "urdf" / sub).string() + " into the scratch folder: " + ec.message());
+    }
   }
 };
 
@@ -150,12 +166,21 @@ void check_model(const scene::SceneModel& model) {
 
 }  // namespace
 
+// The first line of an input that is a URDF robot.
+constexpr std::string_view kUrdfMarker = "URDF\n";
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   ScratchScene& s = scratch();
-  cosim::fuzz::write_file(s.robot, std::span(data, size));
+  const bool is_urdf = cosim::fuzz::starts_with(std::string_view(reinterpret_cast<const char*>(data), size), kUrdfMarker);
+  const std::size_t skip = is_urdf ? kUrdfMarker.size() : 0;
+  cosim::fuzz::write_file(is_urdf ? s.urdf : s.robot, std::span(data + skip, size - skip));
   return cosim::fuzz::guarded([&] {
     try {
-      check_model(scene::SceneModel::load(s.root));
+      if (is_urdf) {
+        check_model(scene::SceneModel::load(s.urdf, {.package_path = {s.urdf_root / "packages"}}));
+      } else {
+        check_model(scene::SceneModel::load(s.root));
+      }
     } catch (const scene::SceneError& e) {
       check_error(e);
     }

@@ -9,6 +9,8 @@
 #                               and of the raw anchors, and fifo:/shm: with their move off the peer's CPU switched off
 #   scripts/bench.sh loop       headless 50 s rose at 50 fps, lockstep and free, wall time
 #   scripts/bench.sh robotino   robotino backend alone, 50 s at output 0.02 s, tolerances 1e-6
+#   scripts/bench.sh mujoco     the Robotino in MuJoCo: steps/s alone, and the co-simulation overhead (alone vs with
+#                               the recorder in lockstep at 50 fps), beside the robotino backend on the same 10 s
 #   scripts/bench.sh omniwheel  omniwheel backend, seed 004's 10 s run at psi = 30 deg, explicit vs implicit tracking
 #   scripts/bench.sh mecanum4   mecanum4 backend, seed 002's 10 s manoeuvre, roller-level vs reduced wheels
 #   scripts/bench.sh render     VTK offscreen fps at 1280x720 and the coupled 50 s run at 30 fps with video
@@ -181,6 +183,43 @@ if [[ $what == all || $what == robotino ]]; then
   "$bin/cosim-dynamics" --backend robotino --channel none --duration 50 --out "$work/run-robotino" -q
   end=$(date +%s.%N)
   python3 -c "print(f'standalone run incl. process start and CSV: {$end - $start:.3f} s')"
+fi
+
+if [[ $what == all || $what == mujoco ]]; then
+  if "$bin/cosim-dynamics" --list-backends | grep -q '^mujoco'; then
+    model=$root/scenes/robotino/mujoco/robotino.xml
+    h=$(grep -o 'timestep="[^"]*"' "$model" | head -1 | cut -d'"' -f2)
+    echo "== mujoco backend, the Robotino MJCF (h = $h s), 10 s of the rose; 3 rounds, alternated, median"
+    margs=(--param "model=$model" --scene "$root/scenes/robotino" --duration 10)
+    for round in 1 2 3; do
+      start=$(date +%s.%N)
+      "$bin/cosim-dynamics" --backend mujoco "${margs[@]}" --channel none --out "$work/mj-alone-$round" -q
+      end=$(date +%s.%N)
+      echo "alone $(python3 -c "print($end - $start)")" >> "$work/mujoco.txt"
+      echo "recorder $(backend=mujoco run_pair "mj-$round" "${margs[@]}" --fps 50)" >> "$work/mujoco.txt"
+      start=$(date +%s.%N)
+      "$bin/cosim-dynamics" --backend robotino --duration 10 --channel none --out "$work/rob-$round" -q
+      end=$(date +%s.%N)
+      echo "robotino $(python3 -c "print($end - $start)")" >> "$work/mujoco.txt"
+    done
+    python3 - "$work/mujoco.txt" "$h" <<'PY'
+import statistics, sys
+runs = {}
+for line in open(sys.argv[1]):
+    kind, wall = line.split()
+    runs.setdefault(kind, []).append(float(wall))
+h = float(sys.argv[2])
+alone, rec, rob = (statistics.median(runs[k]) for k in ("alone", "recorder", "robotino"))
+steps = 10.0 / h
+print(f"MuJoCo alone:            {alone:.2f} s wall for {steps:.0f} steps: {steps / alone:.0f} steps/s, "
+      f"{10.0 / alone:.2f}x real time (runs: {', '.join(f'{w:.2f}' for w in runs['alone'])})")
+print(f"MuJoCo + recorder, 50 fps lockstep: {rec:.2f} s wall: overhead {100 * (rec / alone - 1):+.1f} % "
+      f"(runs: {', '.join(f'{w:.2f}' for w in runs['recorder'])})")
+print(f"robotino backend (IDA), same 10 s: {rob:.3f} s wall: MuJoCo costs {alone / rob:.0f}x the DAE")
+PY
+  else
+    echo "== mujoco: this build has no mujoco backend (Debian: libmujoco-dev)"
+  fi
 fi
 
 if [[ $what == all || $what == omniwheel ]]; then

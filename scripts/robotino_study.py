@@ -9,7 +9,10 @@ STUDY is one or more of
   convergence  max difference to a run at tolerance 1e-12 for tolerances 1e-4 ... 1e-10
   transient    start from rest: peak current, overshoot, settling, remaining offset
   sensitivity  deviation against the assumed mass, yaw inertia, r_max and the gains
-  all          everything (about 2 minutes on 2 cores)
+  mujoco       the Robotino in MuJoCo (scenes/robotino/mujoco/robotino.xml, issue 12) against
+               the robotino backend: path difference, wall time, MuJoCo steps/s, and how the
+               difference moves with MuJoCo's settings (about 4 minutes; not part of `all`)
+  all          everything but mujoco (about 2 minutes on 2 cores)
 
 Each run is `cosim-dynamics --backend robotino --channel none` over the 50 s rose at output
 0.02 s; deviations are max |X - X_ref|, |Y - Y_ref|, |phi - phi_ref| for t >= 5 s (after the
@@ -51,12 +54,16 @@ class Runner:
         self.work = work
         self.count = 0
 
-    def run(self, params=None, seed=False, duration=50.0):
-        """Runs one configuration; returns the columns of dynamics.csv and the wall time."""
+    def run(self, params=None, seed=False, duration=50.0, mujoco_model=None):
+        """Runs one configuration; returns the columns of dynamics.csv and the wall time.
+        With mujoco_model, the mujoco backend on that model with the robotino scene."""
         self.count += 1
         out = os.path.join(self.work, f"run{self.count}")
-        cmd = [self.exe, "--backend", "robotino", "--channel", "none", "--out", out, "-q",
-               "--duration", str(duration)]
+        backend = ["--backend", "robotino"]
+        if mujoco_model:
+            backend = ["--backend", "mujoco", "--param", f"model={mujoco_model}",
+                       "--scene", os.path.join(ROOT, "scenes", "robotino")]
+        cmd = [self.exe, *backend, "--channel", "none", "--out", out, "-q", "--duration", str(duration)]
         if seed:
             cmd += ["--params", SEED_PARAMS]
         for key, value in (params or {}).items():
@@ -246,18 +253,57 @@ def study_sensitivity(r, tol):
            "\\|Δφ\\| [rad]"], rows)
 
 
+MUJOCO_MODEL = os.path.join(ROOT, "scenes", "robotino", "mujoco", "robotino.xml")
+
+
+def study_mujoco(r, bin_dir):
+    """The MuJoCo Robotino (same plant parameters, same PID, contacts instead of constraints)
+    against the robotino DAE, both in the default configuration over the 50 s rose."""
+    print("### The Robotino in MuJoCo against the robotino backend, default configuration, 50 s rose\n")
+    print("Differences are max |MuJoCo - robotino| of X, Y, phi for t >= 5 s; the robotino run itself is "
+          "within 6e-8 m of the reference. Steps/s: MuJoCo steps (50 s / h) per second of wall time, "
+          "alone (cosim-dynamics --channel none), this machine.\n")
+    dae = r.run()
+    variants = [("committed: 256 facets, contact time 4 ms, noslip 20, h = 0.2 ms", None, 2e-4)]
+    for facets, contact, noslip, h in [(64, 0.004, 20, 2e-4), (1024, 0.004, 20, 2e-4), (256, 0.02, 20, 2e-4),
+                                       (256, 0.002, 20, 2e-4), (256, 0.004, 0, 2e-4), (256, 0.004, 20, 1e-4)]:
+        variants.append((f"{facets} facets, contact time {contact * 1e3:g} ms, noslip {noslip}, h = {h * 1e3:g} ms",
+                         ["--facets", str(facets), "--contact-time", str(contact), "--noslip-iterations",
+                          str(noslip), "--timestep", str(h)], h))
+    models = []
+    for i, (label, args, h) in enumerate(variants):
+        model = MUJOCO_MODEL
+        if args:
+            model = os.path.join(r.work, f"robotino_{i}.xml")
+            subprocess.run([os.path.join(bin_dir, "cosim-robotino-mjcf"), *args, "-o", model], check=True)
+        models.append(model)
+    runs = [r.run(mujoco_model=m) for m in models]  # one at a time: the wall times are compared
+    rows = []
+    for (label, _, h), m in zip(variants, runs):
+        if "error" in m:
+            rows.append([label, "fails: " + m["error"][:60], "", "", "", "", ""])
+            continue
+        diffs = [peak([a - b for t, a, b in zip(m["t_s"], m[f"Robotino/{q}"], dae[f"Robotino/{q}"]) if t >= TRANSIENT_END_S])
+                 for q in ("x_m", "y_m", "phi_rad")]
+        slip = max(peak(after(m, f"slip{i}_m_per_s")) for i in (1, 2, 3))
+        rows.append([label, *[g(v) for v in diffs], g(slip), f"{m['wall_s']:.1f}", f"{50.0 / h / m['wall_s']:.3g}"])
+    rows.append(["robotino backend (IDA, tolerance 1e-6)", "", "", "", "0", f"{dae['wall_s']:.2f}", ""])
+    table(["model", "max |dX| [m]", "max |dY| [m]", "max |dphi| [rad]", "max slip [m/s]", "wall [s]", "MuJoCo steps/s"],
+          rows)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--bin", default=os.path.join(ROOT, "build", "bin"), help="folder of cosim-dynamics")
     parser.add_argument("--out", help="keep the run folders here (default: a temporary folder)")
     parser.add_argument("study", nargs="+",
-                        choices=["gains", "start", "convergence", "transient", "sensitivity", "all"])
+                        choices=["gains", "start", "convergence", "transient", "sensitivity", "mujoco", "all"])
     args = parser.parse_args()
     if not os.access(os.path.join(args.bin, "cosim-dynamics"), os.X_OK):
         sys.exit(f"robotino_study: no cosim-dynamics in {args.bin} (build first: scripts/setup.sh)")
     studies = set(args.study)
     if "all" in studies:
-        studies = {"gains", "start", "convergence", "transient", "sensitivity"}
+        studies = (studies - {"all"}) | {"gains", "start", "convergence", "transient", "sensitivity"}
     with tempfile.TemporaryDirectory(prefix="cosim-study-") as tmp:
         work = args.out or tmp
         os.makedirs(work, exist_ok=True)
@@ -273,6 +319,8 @@ def main():
             study_transient(r)
         if "sensitivity" in studies:
             study_sensitivity(r, 1e-10)
+        if "mujoco" in studies:
+            study_mujoco(r, args.bin)
 
 
 if __name__ == "__main__":

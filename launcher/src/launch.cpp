@@ -184,6 +184,7 @@ std::vector<std::string> dynamics_args(const LaunchOptions& options, const std::
                                 "--rate",    options.rate,    "--channel", channel,
                                 "--out",     platform::utf8(run_dir)};
   if (!options.scene.empty()) args.insert(args.end(), {"--scene", options.scene});
+  for (const std::string& folder : options.package_path) args.insert(args.end(), {"--package-path", folder});
   if (!options.params.empty()) args.insert(args.end(), {"--params", options.params});
   for (const std::string& override : options.param_overrides) args.insert(args.end(), {"--param", override});
   args.insert(args.end(), options.dynamics_args.begin(), options.dynamics_args.end());
@@ -194,6 +195,7 @@ std::vector<std::string> visual_args(const LaunchOptions& options, const std::st
                                      const std::string& channel, const fs::path& run_dir) {
   std::vector<std::string> args{"--channel", channel, "--out", platform::utf8(run_dir)};
   if (!options.scene.empty()) args.insert(args.end(), {"--scene", options.scene});
+  for (const std::string& folder : options.package_path) args.insert(args.end(), {"--package-path", folder});
   if (name == "cosim-recorder") args.push_back("--quiet");  // the dynamics prints the summary
   args.insert(args.end(), options.visual_options.begin(), options.visual_options.end());
   return args;

@@ -13,6 +13,8 @@ namespace cosim::launcher {
 struct LaunchOptions {
   std::string backend = "robotino";
   std::string scene;  ///< empty: each side takes the backend's scene under the scenes root
+  /// URDF package:// folders (checked to exist), each passed on to both sides as --package-path.
+  std::vector<std::string> package_path;
   std::string fps = "20";
   std::string duration_s = "50";
   std::string mode = "lockstep";

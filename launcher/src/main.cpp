@@ -2,6 +2,7 @@
 // private channel, interrupts passed on to both, the summary, the report.
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,11 @@ int main(int argc, char** argv) {
   app.add_option("--scene", options.scene,
                  "scene folder or project file (default: the backend's scene under " +
                      cosim::platform::utf8(cosim::scene::scenes_root()) + ")");
+  std::vector<std::filesystem::path> package_path;
+  cosim::util::add_folder_list_option(app, "--package-path", package_path,
+                                      "folder holding the packages of a URDF scene's package://NAME/... meshes "
+                                      "(repeatable or ':'-separated; passed on to both sides; searched before "
+                                      "$COSIM_PACKAGE_PATH)");
   app.add_option("--fps", options.fps, "frames per second")->check(finite_range(0.01, 10000))->capture_default_str();
   app.add_option("--duration", options.duration_s, "simulated seconds")
       ->check(finite_range(0.001, 1e6))
@@ -90,6 +96,7 @@ int main(int argc, char** argv) {
                                     {"--screenshot-every", screenshot_every}}) {
     if (!value.empty()) options.visual_options.insert(options.visual_options.end(), {name, value});
   }
+  for (const auto& folder : package_path) options.package_path.push_back(cosim::platform::utf8(folder));
   if (hold) options.visual_options.emplace_back("--hold");
   if (no_hold) options.visual_options.emplace_back("--no-hold");
   if (contact) options.visual_options.emplace_back("--contact");

@@ -129,6 +129,36 @@ class ScopedEnv {
   std::optional<std::string> old_;
 };
 
+// --package-path: where cosim-dynamics finds a URDF scene's package:// meshes, like
+// cosim-visual and cosim-recorder (tests/render/urdf_view_test.cpp, mujoco_test.cpp for cosim).
+TEST_F(CliTest, DynamicsFindsPackageMeshesThroughPackagePath) {
+  if (!COSIM_HAVE_URDF) GTEST_SKIP() << "built without urdfdom";
+  const auto urdf = write_package_urdf(tmp_.path() / "urdf");
+  const auto packages = tmp_.path() / "urdf" / "packages";
+  auto help = run("cosim-dynamics", {"--help"});
+  EXPECT_EQ(finish(*help, "cosim-dynamics", 10), 0);
+  EXPECT_TRUE(contains(help->out(), "--package-path")) << help->out();
+
+  // Without it the scene is refused, naming the package and the option.
+  auto without = run("cosim-dynamics", {"--channel", "none", "--scene", urdf.string(), "--out", run_dir().string()});
+  EXPECT_EQ(finish(*without, "cosim-dynamics", 10), util::kExitBadInput);
+  EXPECT_TRUE(contains(without->err(), "package 'parts' of mesh 'package://parts/cube.stl' is in no package-path "
+                                       "folder")) << without->err();
+  EXPECT_TRUE(contains(without->err(), "give --package-path")) << without->err();
+  // With it (one folder of a ':'-list) the scene loads: what stops the run now is the
+  // default backend's joints, which are not the robot's.
+  auto with = run("cosim-dynamics", {"--channel", "none", "--scene", urdf.string(), "--package-path",
+                                     "/no/such/folder/then:" + packages.string(), "--out", run_dir().string()});
+  EXPECT_EQ(finish(*with, "cosim-dynamics", 10), util::kExitBadInput);
+  EXPECT_TRUE(contains(with->err(), "is not a folder")) << "every folder must exist: " << with->err();
+  auto found = run("cosim-dynamics", {"--channel", "none", "--scene", urdf.string(), "--package-path",
+                                      packages.string(), "--out", run_dir().string()});
+  EXPECT_EQ(finish(*found, "cosim-dynamics", 10), util::kExitBadInput);
+  EXPECT_FALSE(contains(found->err(), "package")) << found->err();
+  EXPECT_TRUE(contains(found->err(), "disagree on joints: ")) << found->err();
+  EXPECT_TRUE(contains(found->err(), "driven by the scene but not by the backend: pkgbot/turn")) << found->err();
+}
+
 TEST_F(CliTest, WithoutSceneTheDynamicsTakesItsBackendsSceneUnderCOSIM_SCENES_DIR) {
   // A scenes root whose robotino scene is broken on a known line: the error proves which
   // folder was read.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <csignal>
 #include <memory>
 #include <string>
@@ -122,5 +123,23 @@ class AnyChannel : public LoopTest, public ::testing::WithParamInterface<std::st
 #define COSIM_INSTANTIATE_OVER_CHANNELS(Fixture)                                                        \
   INSTANTIATE_TEST_SUITE_P(Channels, Fixture, ::testing::ValuesIn(::cosim::test::process_channel_kinds()), \
                            [](const ::testing::TestParamInfo<std::string>& info) { return info.param; })
+
+/// A URDF robot "pkgbot" in `dir`, its one revolute joint "turn" (pkgbot/turn), whose base
+/// link's mesh is "package://parts/cube.stl": found only with `dir`/packages in the package
+/// path. Returns the URDF file.
+inline std::filesystem::path write_package_urdf(const std::filesystem::path& dir) {
+  std::filesystem::create_directories(dir / "packages" / "parts");
+  std::ofstream(dir / "packages" / "parts" / "cube.stl")
+      << "solid cube\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 0.1 0 0\nvertex 0 0.1 0\n"
+         "endloop\nendfacet\nendsolid cube\n";
+  const auto urdf = dir / "pkgbot.urdf";
+  std::ofstream(urdf) << R"(<robot name="pkgbot">
+  <link name="base"><visual><geometry><mesh filename="package://parts/cube.stl"/></geometry></visual></link>
+  <link name="arm"><visual><geometry><box size="0.5 0.05 0.05"/></geometry></visual></link>
+  <joint name="turn" type="continuous"><parent link="base"/><child link="arm"/><axis xyz="0 0 1"/></joint>
+</robot>
+)";
+  return urdf;
+}
 
 }  // namespace cosim::test

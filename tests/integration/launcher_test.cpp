@@ -173,7 +173,7 @@ TEST_F(LauncherTest, HelpListsTheOptionsOfTheScript) {
   auto cosim = start_cosim({"--help"});
   ASSERT_EQ(finish(*cosim, "cosim", 10), 0);
   for (const char* option : {"--backend", "--scene", "--fps", "--duration", "--mode", "--rate", "--params", "--param ", "--channel",
-                             "--out", "--recorder", "--"}) {
+                             "--out", "--recorder", "--package-path", "--"}) {
     EXPECT_TRUE(contains(cosim->out(), option)) << option << " missing from:\n" << cosim->out();
   }
 }

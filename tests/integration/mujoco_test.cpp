@@ -1,10 +1,12 @@
 // The mujoco backend through the real programs: the default pendulum co-simulated with its
-// scene by cosim-recorder (the probes agree), its text parameters in run.json, and a model
-// whose joints the scene does not drive refused with one line naming both files. Skipped in a
-// build without MuJoCo (cosim-dynamics --list-backends does not name it).
+// scene by cosim-recorder (the probes agree), its text parameters in run.json, a model whose
+// joints the scene does not drive (or drives as another kind) refused with one line naming
+// both files, and the example URDF arm driven by its MJCF and trajectory, recorded with its
+// URDF scene. Skipped in a build without MuJoCo (cosim-dynamics --list-backends does not name it).
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <string>
 
@@ -14,6 +16,8 @@
 
 namespace cosim::test {
 namespace {
+
+const std::filesystem::path kExamplesDir = COSIM_EXAMPLES_DIR;
 
 bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
 
@@ -35,12 +39,13 @@ class MujocoRun : public LoopTest {
     return std::make_unique<Process>(kBinDir / "cosim-dynamics", args, logs);
   }
 
-  // An MJCF model named Pendulum: a chain of the given hinge joints, one body each.
-  std::filesystem::path write_model(const std::string& name, const std::vector<std::string>& joints) const {
+  // An MJCF model named Pendulum: a chain of the given joints of one `type`, one body each.
+  std::filesystem::path write_model(const std::string& name, const std::vector<std::string>& joints,
+                                    const std::string& type = "hinge") const {
     std::string bodies, close;
     for (const auto& joint : joints) {
       bodies += "<body name=\"" + joint + "_link\" pos=\"0 0 -0.5\"><joint name=\"" + joint +
-                "\" type=\"hinge\" axis=\"0 1 0\"/><geom type=\"sphere\" size=\"0.05\" mass=\"1\"/>";
+                "\" type=\"" + type + "\" axis=\"0 1 0\"/><geom type=\"sphere\" size=\"0.05\" mass=\"1\"/>";
       close += "</body>";
     }
     const auto path = tmp_.path() / name;
@@ -93,6 +98,120 @@ TEST_F(MujocoRun, JointsTheSceneDoesNotDriveAreOneLineNamingBothFiles) {
   EXPECT_TRUE(contains(err, "not in the scene: Pendulum/hinge; driven by the scene but not by the backend: "
                             "Pendulum/swing")) << err;
   EXPECT_FALSE(std::filesystem::exists(run_dir())) << "bad input leaves no run folder";
+}
+
+// cosim --package-path goes to both sides: each loads the URDF scene with its package:// mesh.
+TEST_F(MujocoRun, TheLauncherPassesPackagePathToBothSides) {
+  if (!COSIM_HAVE_URDF) GTEST_SKIP() << "built without urdfdom";
+  const auto urdf = write_package_urdf(tmp_.path() / "urdf");
+  const auto model = tmp_.path() / "pkgbot.xml";
+  std::ofstream(model) << R"(<mujoco model="pkgbot"><worldbody><body name="arm"><joint name="turn" type="hinge"/>
+    <geom type="box" size="0.25 0.025 0.025" mass="1"/></body></worldbody></mujoco>
+)";
+  Process cosim(kBinDir / "cosim",
+                {"--recorder", "--backend", "mujoco", "--param", "model=" + model.string(), "--scene", urdf.string(),
+                 "--package-path", (tmp_.path() / "urdf" / "packages").string(), "--duration", "0.2", "--out",
+                 run_dir().string()},
+                tmp_.path() / "cosim");
+  ASSERT_EQ(finish(cosim, "cosim", 60), 0) << cosim.err();
+  EXPECT_EQ(read_run_json(run_dir()).get<std::string>("status"), "ok");
+  EXPECT_EQ(read_csv(run_dir() / "probes.csv").rows.size(), 4u) << "20 fps for 0.2 s";
+}
+
+TEST_F(MujocoRun, AJointOfAnotherKindIsOneLineNamingBothKindsAndFiles) {
+  const auto slide = write_model("slide.xml", {"swing"}, "slide");  // the scene's swing is revolute
+  auto p = run_alone({"--param", "model=" + slide.string()});
+  EXPECT_EQ(finish(*p, "cosim-dynamics", 10), util::kExitBadInput);
+  const std::string err = p->err();
+  EXPECT_TRUE(contains(err, "backend mujoco (model " + slide.string() + ") and scene ")) << err;
+  EXPECT_TRUE(contains(err, "scenes/pendulum disagree on joints: joint Pendulum/swing is prismatic in the backend, "
+                            "revolute in the scene (")) << err;
+  EXPECT_TRUE(contains(err, "scenes/pendulum/robots/Pendulum.xml:9)")) << "where the scene joint is written:\n" << err;
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << "one line:\n" << err;
+  EXPECT_FALSE(std::filesystem::exists(run_dir())) << "bad input leaves no run folder";
+}
+
+// The example URDF arm: its MJCF (examples/urdf_arm/mujoco/arm.xml) driven by its trajectory,
+// drawn by its URDF (the scene both sides are given): the loop runs, the recorder's probes equal
+// the dynamics' at every frame, and the joints follow the reference.
+TEST_F(MujocoRun, UrdfArmFollowsItsTrajectoryWithItsUrdfScene) {
+  if (!COSIM_HAVE_URDF) GTEST_SKIP() << "built without the URDF reader (urdfdom)";
+  const auto arm = kExamplesDir / "urdf_arm";
+  const std::string scene = (arm / "arm.urdf").string();
+  auto dynamics = start_dynamics({"--backend", "mujoco", "--param", "model=" + (arm / "mujoco" / "arm.xml").string(),
+                                  "--param", "trajectory=" + (arm / "mujoco" / "arm_trajectory.csv").string(),
+                                  "--scene", scene, "--duration", "6", "--fps", "50"});
+  auto recorder = start_recorder({"--scene", scene});
+  ASSERT_EQ(finish(*recorder, "cosim-recorder"), 0) << recorder->err();
+  ASSERT_EQ(finish(*dynamics, "cosim-dynamics"), 0) << dynamics->err();
+
+  const auto json = read_run_json(run_dir());
+  EXPECT_EQ(json.get<std::string>("status"), "ok");
+  EXPECT_EQ(json.get<std::string>("model"), "arm");
+  EXPECT_EQ(json.get<int>("summary.reports_received"), 300);
+
+  // Both sides compute the probes from the same URDF at the same joint values: equal.
+  const Csv probes = read_csv(run_dir() / "probes.csv");
+  ASSERT_EQ(probes.rows.size(), 300u);
+  for (const char* probe : {"base_link", "turret", "upper_arm", "forearm", "gripper", "tip"}) {
+    const auto diffs = probes.values(std::string("arm/") + probe + "/diff_same_time_m");
+    ASSERT_EQ(diffs.size(), 300u) << probe;
+    for (const double d : diffs) EXPECT_LE(d, 1e-12) << probe;
+  }
+
+  // Each joint against the reference row at its frame time (rows every 10 ms, frames every
+  // 20 ms). Bound 0.08 rad: the servo analysis of the unit test
+  // MujocoArm.FollowsItsTrajectoryAsItsServosPredict puts the lag below 0.037 (yaw), 0.024
+  // (shoulder) and 0.074 rad (elbow); a reference missed or shifted by a frame is off by more.
+  const Csv reference = read_csv(arm / "mujoco" / "arm_trajectory.csv");
+  const Csv motion = read_csv(run_dir() / "dynamics.csv");
+  const auto t_s = motion.values("t_s");
+  ASSERT_EQ(t_s.size(), 301u) << "t = 0 and 300 frames";
+  for (const char* joint : {"yaw", "shoulder", "elbow"}) {
+    const auto q = motion.values(std::string("arm/") + joint + "_rad");
+    const auto r = reference.values(joint);
+    double worst_rad = 0.0, reach_rad = 0.0;
+    for (std::size_t k = 0; k < t_s.size(); ++k) {
+      const auto row = static_cast<std::size_t>(std::lround(t_s[k] / 0.01));
+      ASSERT_LT(row, r.size());
+      worst_rad = std::max(worst_rad, std::abs(q[k] - r[row]));
+      reach_rad = std::max(reach_rad, std::abs(q[k]));
+    }
+    EXPECT_LE(worst_rad, 0.08) << joint;
+    EXPECT_GE(reach_rad, 0.8) << joint << " moves (amplitudes 1.5, 0.9, 1.4 rad)";
+  }
+}
+
+
+// The Robotino in MuJoCo (scenes/robotino/mujoco/robotino.xml) with the robotino scene, recorded:
+// its 24 scoped joints are the scene's (z is internal), the recorder's probes equal the
+// dynamics' at every frame, and its model-defined controller keeps it on the rose.
+TEST_F(MujocoRun, RobotinoInMujocoCosimulatesWithTheRobotinoScene) {
+  const std::string scene = (kScenesDir / "robotino").string();
+  auto dynamics = start_dynamics({"--backend", "mujoco", "--param", "model=robotino/mujoco/robotino.xml",
+                                  "--scene", scene, "--duration", "2", "--fps", "25"});
+  auto recorder = start_recorder({"--scene", scene});
+  ASSERT_EQ(finish(*recorder, "cosim-recorder", 60), 0) << recorder->err();
+  ASSERT_EQ(finish(*dynamics, "cosim-dynamics", 60), 0) << dynamics->err();
+
+  const auto json = read_run_json(run_dir());
+  EXPECT_EQ(json.get<std::string>("status"), "ok");
+  EXPECT_EQ(json.get<std::string>("model"), "Robotino");
+  EXPECT_EQ(json.get<int>("summary.reports_received"), 50);
+  const Csv probes = read_csv(run_dir() / "probes.csv");
+  ASSERT_EQ(probes.rows.size(), 50u);
+  std::size_t probe_columns = 0;
+  for (const std::string& column : probes.columns) {
+    if (!column.ends_with("/diff_same_time_m")) continue;
+    ++probe_columns;
+    for (const double d : probes.values(column)) EXPECT_LE(d, 1e-12) << column;
+  }
+  EXPECT_GT(probe_columns, 0u);
+  // On the rose within what MuJoCo's contacts slip in 2 s (RobotinoMujoco.* unit tests: < 2 cm).
+  const Csv motion = read_csv(run_dir() / "dynamics.csv");
+  for (const char* deviation : {"dx_m", "dy_m"}) {
+    for (const double d : motion.values(deviation)) EXPECT_LE(std::abs(d), 0.02) << deviation;
+  }
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <system_error>
 #include <utility>
 
+#include "cosim/util/text.hpp"
 #include "path_util.hpp"
 #include "readers.hpp"
 #include "xml_attributes.hpp"
@@ -360,7 +361,7 @@ void Loader::parse_geometry(const XmlFile& file, pugi::xml_node el, int frame) {
 Part Loader::parse_part(const XmlFile& file, pugi::xml_node el, double scale) {
   const Attrs a(file, el, {"id", "file", "scale"});
   const string_view raw = a.str("file");
-  if (trim(raw).empty()) a.fail("file", "empty mesh file name");
+  if (util::trim(raw).empty()) a.fail("file", "empty mesh file name");
   const fs::path given(raw);
   const fs::path full = given.is_absolute() ? given : root_ / given;
   std::error_code ec;
@@ -393,7 +394,7 @@ void Loader::parse_render(const XmlFile& file, pugi::xml_node el, int frame) {
   const Attrs a(file, el, {"ref", "color", "opacity"});
   expect_no_children(file, el);
   RenderSpec r;
-  r.ref = std::string(trim(a.str("ref")));
+  r.ref = std::string(util::trim(a.str("ref")));
   XmlColor color = a.color("color");
   r.rgb = color.rgb;
   r.color_name = std::move(color.name);

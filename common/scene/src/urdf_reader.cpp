@@ -21,6 +21,7 @@
 #include <urdf_parser/urdf_parser.h>
 
 #include "cosim/scene/scene_builder.hpp"
+#include "cosim/util/text.hpp"
 #include "path_util.hpp"
 #include "readers.hpp"
 #include "xml_attributes.hpp"
@@ -210,7 +211,7 @@ void UrdfReader::index_elements() {
     xml_.fail(robot, "root element must be <robot>, not " + tag(robot));
   }
   const pugi::xml_attribute name = robot.attribute("name");
-  if (!name || trim(name.value()).empty()) {
+  if (!name || util::trim(name.value()).empty()) {
     xml_.fail(robot, "missing required attribute 'name' on <robot>");
   }
   robot_ = name.value();
@@ -320,7 +321,7 @@ void UrdfReader::fail_urdfdom(const std::vector<std::string>& errors) const {
     const std::size_t end = close != '\0' ? all.find(close, i + 1) : std::string::npos;
     if (end == std::string::npos) continue;
     const string_view token = string_view(all).substr(i + 1, end - i - 1);
-    const std::string before = lower_case(trim(string_view(all).substr(0, i)));
+    const std::string before = lower_case(util::trim(string_view(all).substr(0, i)));
     if (!before.ends_with("link")) {
       if (const auto joint = joints_.find(token); joint != joints_.end()) {
         fail(joint->second, "joint " + in_quotes(token), "urdfdom: " + all);

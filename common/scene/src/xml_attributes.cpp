@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "cosim/scene/scene.hpp"
+#include "cosim/util/text.hpp"
 
 namespace cosim::scene::detail {
 
@@ -27,24 +28,13 @@ std::string tag(pugi::xml_node el) {
   return out;
 }
 
-namespace {
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-}  // namespace
-
-string_view trim(string_view s) {
-  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-  return s;
-}
-
 std::vector<string_view> split(string_view s) {
   std::vector<string_view> out;
-  s = trim(s);
+  s = util::trim(s);
   while (!s.empty()) {
-    std::size_t n = 0;
-    while (n < s.size() && !is_space(s[n])) ++n;
+    const std::size_t n = std::min(s.find_first_of(util::kAsciiSpace), s.size());
     out.push_back(s.substr(0, n));
-    s = trim(s.substr(n));
+    s = util::trim(s.substr(n));
   }
   return out;
 }
@@ -58,7 +48,7 @@ bool valid_name(string_view s) {
 }
 
 NumberStatus parse_double(string_view text, double& value) {
-  string_view s = trim(text);
+  string_view s = util::trim(text);
   if (s.size() > 1 && s.front() == '+' && s[1] != '-') s.remove_prefix(1);
   if (s.empty()) return NumberStatus::syntax;
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
@@ -135,7 +125,7 @@ int Attrs::resolution(int fallback) const {
   const auto s = opt_str("resolution");
   if (!s) return fallback;
   int v = 0;
-  const string_view t = trim(*s);
+  const string_view t = util::trim(*s);
   const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
   if (ec != std::errc() || end != t.data() + t.size() || t.empty()) {
     fail("resolution", bad_number("resolution", *s, "expected an integer"));
@@ -158,7 +148,7 @@ std::optional<double> Attrs::angle(bool required) const {
 }
 
 Eigen::Vector3d Attrs::axis(string_view key) const {
-  const string_view s = trim(str(key));
+  const string_view s = util::trim(str(key));
   if (s == "x") return Eigen::Vector3d::UnitX();
   if (s == "y") return Eigen::Vector3d::UnitY();
   if (s == "z") return Eigen::Vector3d::UnitZ();
@@ -187,7 +177,7 @@ Eigen::Vector3d Attrs::vector3(string_view key, const Eigen::Vector3d& fallback)
 char Attrs::shape_axis(char fallback) const {
   const auto s = opt_str("axis");
   if (!s) return fallback;
-  const string_view t = trim(*s);
+  const string_view t = util::trim(*s);
   if (t != "x" && t != "y" && t != "z") {
     fail("axis", "bad axis " + in_quotes(*s) + " on " + tag(el_) + ": expected x, y or z");
   }
@@ -195,7 +185,7 @@ char Attrs::shape_axis(char fallback) const {
 }
 
 XmlColor Attrs::color(string_view key) const {
-  const string_view color = trim(str(key));
+  const string_view color = util::trim(str(key));
   const std::vector<string_view> parts = split(color);
   if (parts.size() == 3) {
     double c[3];

@@ -21,8 +21,6 @@ namespace cosim::scene::detail {
 std::string in_quotes(std::string_view s);
 /// "<name>" of an element, for messages.
 std::string tag(pugi::xml_node el);
-/// `s` without leading and trailing XML white space.
-std::string_view trim(std::string_view s);
 /// The white-space separated words of `s`.
 std::vector<std::string_view> split(std::string_view s);
 /// Names become file names and scope prefixes: letters, digits, '_', '-', '.' (not first).

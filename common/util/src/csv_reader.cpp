@@ -1,59 +1,89 @@
 #include "cosim/util/csv_reader.hpp"
 
-#include <cstdlib>
+#include <charconv>
+#include <cmath>
 #include <fstream>
 #include <stdexcept>
+#include <string_view>
+#include <system_error>
+
+#include "cosim/util/errors.hpp"
+#include "cosim/util/text.hpp"
 
 namespace cosim::util {
 
 namespace {
-std::vector<std::string> split(const std::string& line) {
-  std::vector<std::string> cells;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t comma = line.find(',', start);
-    cells.push_back(line.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return cells;
+
+[[noreturn]] void fail(const CsvReadOptions& options, const std::string& message) {
+  if (options.fail != nullptr) options.fail(message);
+  throw BadInputError(message);  // also if options.fail returned
 }
+
+// The comma-separated fields of one line, trimmed.
+std::vector<std::string_view> split(std::string_view line) {
+  std::vector<std::string_view> fields;
+  for (std::size_t at = 0;;) {
+    const std::size_t comma = line.find(',', at);
+    fields.push_back(trim(line.substr(at, comma == std::string_view::npos ? std::string_view::npos : comma - at)));
+    if (comma == std::string_view::npos) return fields;
+    at = comma + 1;
+  }
+}
+
+// The whole field as one number (from_chars: the same in every locale), or false.
+bool parse_number(std::string_view text, double& value) {
+  if (!text.empty() && text.front() == '+') text.remove_prefix(1);  // from_chars rejects '+'
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return ec == std::errc{} && end == text.data() + text.size() && !text.empty();
+}
+
 }  // namespace
 
-CsvTable CsvTable::read(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(path.string() + ": cannot read");
+CsvTable CsvTable::read(const std::filesystem::path& path, const CsvReadOptions& options) {
+  const std::string file = path.string();
+  std::ifstream in(path, std::ios::binary);  // binary: a CR is trimmed like any white space
+  if (!in) fail(options, file + ": cannot read");
+  if (options.max_bytes > 0) {
+    std::error_code ec;
+    const std::uintmax_t size = std::filesystem::file_size(path, ec);
+    if (ec) fail(options, file + ": cannot read: " + ec.message());
+    if (size > options.max_bytes) {
+      fail(options, file + ": " + std::to_string(size) + " bytes; the limit is " + std::to_string(options.max_bytes));
+    }
+  }
   CsvTable table;
   table.path_ = path;
   std::string line;
-  if (!std::getline(in, line)) throw std::runtime_error(path.string() + ":1: empty file, expected a header row");
-  table.columns_ = split(line);
+  if (!std::getline(in, line)) fail(options, file + ":1: empty file; expected a header row");
+  table.lines_ = 1;
+  for (const std::string_view name : split(line)) table.columns_.emplace_back(name);
   table.data_.resize(table.columns_.size());
-  std::size_t line_number = 1;
   while (std::getline(in, line)) {
-    ++line_number;
-    if (line.empty()) continue;
-    if (in.eof()) {  // no newline after the last line: a writer killed mid-row tore it
+    const std::size_t line_number = ++table.lines_;
+    if (trim(line).empty()) continue;
+    if (in.eof() && !options.last_line_may_lack_newline) {  // no newline: a writer killed mid-row tore it
       table.torn_line_ = line_number;
       break;
     }
-    const auto cells = split(line);
+    const std::string where = file + ":" + std::to_string(line_number);
+    const std::vector<std::string_view> cells = split(line);
     if (cells.size() != table.columns_.size()) {
-      throw std::runtime_error(path.string() + ":" + std::to_string(line_number) + ": " +
-                               std::to_string(cells.size()) + " cells, the header has " +
-                               std::to_string(table.columns_.size()));
+      fail(options, where + ": " + std::to_string(cells.size()) + " fields; the header has " +
+                        std::to_string(table.columns_.size()));
     }
     for (std::size_t c = 0; c < cells.size(); ++c) {
-      char* end = nullptr;
-      const double v = std::strtod(cells[c].c_str(), &end);
-      if (cells[c].empty() || end != cells[c].c_str() + cells[c].size()) {
-        throw std::runtime_error(path.string() + ":" + std::to_string(line_number) + ": '" + cells[c] +
-                                 "' in column " + table.columns_[c] + " is not a number");
+      double value = 0.0;
+      const bool number = parse_number(cells[c], value);
+      if (!number || (options.finite_only && !std::isfinite(value))) {
+        fail(options, where + ": column '" + table.columns_[c] + "': '" + std::string(cells[c]) + "' is not a " +
+                          (options.finite_only ? "finite number" : "number"));
       }
-      table.data_[c].push_back(v);
+      table.data_[c].push_back(value);
     }
+    table.row_lines_.push_back(line_number);
     ++table.rows_;
   }
+  if (in.bad()) fail(options, file + ":" + std::to_string(table.lines_) + ": read error");
   return table;
 }
 

@@ -59,4 +59,10 @@ std::string printable(std::string_view text, std::size_t max_chars) {
   return out;
 }
 
+std::string_view trim(std::string_view text) {
+  const std::size_t first = text.find_first_not_of(kAsciiSpace);
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(kAsciiSpace) - first + 1);
+}
+
 }  // namespace cosim::util

@@ -85,6 +85,9 @@ int main(int argc, char** argv) {
   cosim::util::add_path_option(app, "--scene", options.scene,
                  "scene folder or project file (default: the backend's scene under $COSIM_SCENES_DIR or "
                  "<install>/share/cosim/scenes)");
+  cosim::util::add_folder_list_option(app, "--package-path", options.package_path,
+                 "folder holding the packages of a URDF scene's package://NAME/... meshes (repeatable or "
+                 "':'-separated; searched before $COSIM_PACKAGE_PATH)");
   app.add_option("--params", params_file, "parameter file: 'key = value' lines, '#' comments");
   app.add_option("--param", options.param_overrides, "parameter override key=value (repeatable; beats --params)");
   app.add_option("--fps", options.fps, "frames per second sent to the visual side")

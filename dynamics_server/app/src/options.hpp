@@ -15,6 +15,7 @@ namespace cosim::dynamics {
 struct DynamicsOptions {
   std::string backend = "robotino";
   std::filesystem::path scene;               ///< empty: the backend's default scene
+  std::vector<std::filesystem::path> package_path;  ///< URDF package:// folders, before $COSIM_PACKAGE_PATH
   std::optional<std::filesystem::path> params_file;
   std::vector<std::string> param_overrides;  ///< "key=value", CLI precedence
   double fps = 20.0;                         ///< frames per second [1/s]

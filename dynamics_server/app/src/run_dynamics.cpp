@@ -141,10 +141,11 @@ void DynamicsRun::prepare() {
                    std::to_string(backend_->joint_names().size()) + " joints");
 
   scene_path_ = options_.scene.empty() ? scene::find_default_scene(entry->default_scene) : options_.scene;
-  scene_.emplace(scene::SceneModel::load(scene_path_));
+  scene_.emplace(scene::SceneModel::load(scene_path_, {.package_path = options_.package_path}));
   const std::string backend_label = "backend " + backend_->name() +
                                     (backend_->model_file().empty() ? "" : " (model " + backend_->model_file() + ")");
-  kinematics_.emplace(*scene_, backend_->joint_names(), options_.probes, scene_path_.string(), backend_label);
+  kinematics_.emplace(*scene_, backend_->joint_names(), options_.probes, scene_path_.string(), backend_label,
+                      backend_->joint_kinds());
   comparator_.emplace(kinematics_->probe_names().size(), frame_count_);
   notes_.push_back("scene " + scene_->name() + " from " + scene_path_.string() + ", probes: " +
                    join(kinematics_->probe_names()));

@@ -36,6 +36,7 @@ Backend::Backend(std::string name, std::string model_name, std::vector<std::stri
     : name_(std::move(name)),
       model_name_(std::move(model_name)),
       joint_names_(std::move(joint_names)),
+      joint_kinds_(joint_names_.size(), JointKind::unknown),
       output_names_(std::move(output_names)),
       time_s_(t0_s),
       joint_values_(joint_names_.size(), 0.0),
@@ -53,6 +54,26 @@ Backend::Backend(std::string name, std::string model_name, std::vector<std::stri
     throw std::invalid_argument("backend " + name_ + ": start time t0_s = " +
                                 format_number(t0_s) + " is not finite");
   }
+}
+
+const char* joint_kind_name(JointKind kind) {
+  switch (kind) {
+    case JointKind::revolute:
+      return "revolute";
+    case JointKind::prismatic:
+      return "prismatic";
+    case JointKind::unknown:
+      break;
+  }
+  return "unknown";
+}
+
+void Backend::set_joint_kinds(std::vector<JointKind> kinds) {
+  if (kinds.size() != joint_names_.size()) {
+    throw std::invalid_argument("backend " + name_ + ": " + std::to_string(kinds.size()) + " joint kinds for " +
+                                std::to_string(joint_names_.size()) + " joints");
+  }
+  joint_kinds_ = std::move(kinds);
 }
 
 std::size_t Backend::joint_index(std::string_view joint_name) const {

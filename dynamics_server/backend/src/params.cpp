@@ -7,17 +7,12 @@
 #include <utility>
 
 #include "cosim/dynamics/format_number.hpp"
+#include "cosim/util/text.hpp"
 
 namespace cosim::dynamics {
 namespace {
 
-std::string_view trim(std::string_view text) {
-  constexpr std::string_view kSpace = " \t\r\n\f\v";
-  const auto first = text.find_first_not_of(kSpace);
-  if (first == std::string_view::npos) return {};
-  const auto last = text.find_last_not_of(kSpace);
-  return text.substr(first, last - first + 1);
-}
+using util::trim;
 
 std::string range_text(const ParamSpec& spec) {
   if (!spec.choices.empty()) {

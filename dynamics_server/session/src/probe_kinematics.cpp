@@ -1,6 +1,7 @@
 #include "cosim/dynamics/probe_kinematics.hpp"
 
 #include <limits>
+#include <optional>
 
 #include "cosim/scene/joint_match.hpp"
 #include "cosim/util/errors.hpp"
@@ -9,13 +10,19 @@ namespace cosim::dynamics {
 
 ProbeKinematics::ProbeKinematics(const scene::SceneModel& scene, std::span<const std::string> backend_joints,
                                  std::vector<std::string> probe_names, const std::string& scene_label,
-                                 const std::string& backend_label)
+                                 const std::string& backend_label, std::span<const JointKind> backend_kinds)
     : scene_(scene), probe_names_(std::move(probe_names)), computed_at_s_(std::numeric_limits<double>::quiet_NaN()) {
-  // Every backend joint must be a driven scene joint and the reverse (docs/protocol.md).
-  const scene::JointMatch match = scene::match_joints(backend_joints, scene_);
+  // Every backend joint must be a driven scene joint and the reverse (docs/protocol.md), of
+  // the same kind where the backend knows it.
+  std::vector<std::optional<scene::DriveType>> drives(backend_kinds.size());
+  for (std::size_t i = 0; i < backend_kinds.size(); ++i) {
+    if (backend_kinds[i] == JointKind::revolute) drives[i] = scene::DriveType::revolute;
+    if (backend_kinds[i] == JointKind::prismatic) drives[i] = scene::DriveType::prismatic;
+  }
+  const scene::JointMatch match = scene::match_joints(backend_joints, scene_, drives);
   if (!match.ok()) {
     throw util::BadInputError(backend_label + " and scene " + scene_label + " disagree on joints: " +
-                              match.describe("driven by the scene but not by the backend"));
+                              match.describe("driven by the scene but not by the backend", "the backend"));
   }
   scene_index_of_joint_ = match.scene_index;
   if (probe_names_.empty()) {

@@ -15,17 +15,12 @@
 #include "cosim/scene/scene.hpp"
 #include "cosim/scene/scene_builder.hpp"
 #include "cosim/util/exit_codes.hpp"
-#include "test_paths.hpp"
+#include "scene_test_support.hpp"
 
 namespace {
 
-namespace fs = std::filesystem;
 using namespace cosim::scene;
-using cosim::scene::test::fixtures_dir;
-using Eigen::AngleAxisd;
-using Eigen::Isometry3d;
-using Eigen::Vector3d;
-constexpr double kPi = std::numbers::pi;
+using namespace cosim::scene::test;
 // An absolute folder on every platform ("/scene" has no drive on Windows); never read.
 const fs::path kSceneRoot = fs::current_path().root_path() / "scene";
 

@@ -10,36 +10,20 @@
 #include <unistd.h>
 
 #include "cosim/scene/scene.hpp"
-#include "test_paths.hpp"
+#include "scene_test_support.hpp"
 
 namespace {
 
-namespace fs = std::filesystem;
 using cosim::scene::SceneError;
 using cosim::scene::SceneModel;
-using cosim::scene::test::fixtures_dir;
+using namespace cosim::scene::test;
 
 // Loads `fixture` and checks the error: file (relative to the fixture), line, message part.
 void expect_error(const std::string& fixture, const std::string& file, int line,
                   const std::string& message_part) {
   const fs::path dir = fixtures_dir() / fixture;
-  try {
-    SceneModel::load(dir);
-    ADD_FAILURE() << fixture << ": loaded without error";
-  } catch (const SceneError& e) {
-    // Preferred separators: `file` is written with '/', messages on Windows use '\\'.
-    const fs::path expected_file = (fs::canonical(dir) / file).make_preferred();
-    EXPECT_EQ(e.where().file, expected_file) << e.what();
-    EXPECT_EQ(e.where().line, line) << e.what();
-    const std::string what = e.what();
-    const std::string prefix =
-        expected_file.string() + (line > 0 ? ":" + std::to_string(line) : "") + ": ";
-    EXPECT_EQ(what.rfind(prefix, 0), 0u) << what;
-    EXPECT_NE(what.find(message_part), std::string::npos)
-        << "'" << message_part << "' not in: " << what;
-    EXPECT_EQ(what, prefix + e.message());
-    std::cout << "    " << what << "\n";  // the messages users see, for review
-  }
+  // Preferred separators: `file` is written with '/', messages on Windows use '\\'.
+  expect_scene_error(dir, (fs::canonical(dir) / file).make_preferred(), line, message_part);
 }
 
 TEST(SceneErrors, MalformedXml) {

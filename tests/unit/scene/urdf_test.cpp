@@ -18,17 +18,12 @@
 #include "cosim/scene/scene.hpp"
 #include "cosim/scene/scene_builder.hpp"
 #include "cosim/scene/scene_locator.hpp"
-#include "test_paths.hpp"
+#include "scene_test_support.hpp"
 
 namespace {
 
-namespace fs = std::filesystem;
 using namespace cosim::scene;
-using cosim::scene::test::fixtures_dir;
-using Eigen::AngleAxisd;
-using Eigen::Isometry3d;
-using Eigen::Vector3d;
-constexpr double kPi = std::numbers::pi;
+using namespace cosim::scene::test;
 // urdfdom turns rpy into a quaternion, the code below composes angle-axis rotations: the same
 // pose to a few ulp, far below any real difference.
 constexpr double kSamePose = 1e-12;
@@ -388,20 +383,7 @@ TEST(UrdfMeshes, FileUrisAndAbsolutePathsAreConfinedToo) {
 // folder), line, and a part of the message naming the link or joint.
 void expect_error(const std::string& urdf, const std::string& file, int line, const std::string& message_part,
                   const LoadOptions& options = {}) {
-  try {
-    SceneModel::load(urdf_dir() / urdf, options);
-    ADD_FAILURE() << urdf << ": loaded without error";
-  } catch (const SceneError& e) {
-    const fs::path expected_file = fs::canonical(urdf_dir() / file);
-    EXPECT_EQ(e.where().file, expected_file) << e.what();
-    EXPECT_EQ(e.where().line, line) << e.what();
-    const std::string what = e.what();
-    const std::string prefix = expected_file.string() + ":" + std::to_string(line) + ": ";
-    EXPECT_EQ(what.rfind(prefix, 0), 0u) << what;
-    EXPECT_NE(what.find(message_part), std::string::npos) << "'" << message_part << "' not in: " << what;
-    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
-    std::cout << "    " << what << "\n";  // the messages users see, for review
-  }
+  expect_scene_error(urdf_dir() / urdf, fs::canonical(urdf_dir() / file), line, message_part, options);
 }
 
 TEST(UrdfErrors, MalformedXml) { expect_error("bad_malformed.urdf", "bad_malformed.urdf", 4, "malformed XML: "); }

@@ -7,16 +7,13 @@
 #include <string>
 
 #include "cosim/util/errors.hpp"
+#include "cosim/util/text.hpp"
 
 namespace cosim::visual {
 
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
+using util::trim;
 
 std::string all_joints(const scene::SceneModel& scene) {
   std::string out;

@@ -14,6 +14,7 @@
 #include "cosim/scene/scene_locator.hpp"
 #include "mujoco_joints.hpp"
 #include "reference_csv.hpp"
+#include "robotino_controller.hpp"
 
 namespace cosim::dynamics {
 
@@ -23,6 +24,7 @@ namespace fs = std::filesystem;
 struct LoadedMujocoModel {
   std::unique_ptr<mjModel, void (*)(mjModel*)> model{nullptr, &mj_deleteModel};
   JointMap joints;
+  std::unique_ptr<RobotinoRoseController> controller;  // the controller the model asks for, if any
   std::string file;
 };
 
@@ -145,6 +147,7 @@ LoadedMujocoModel load_model(const fs::path& file) {
   }
   m->opt.enableflags |= mjENBL_ENERGY;  // for the energy outputs
   loaded.joints = map_joints(m, loaded.file);
+  loaded.controller = RobotinoRoseController::from_model(m, loaded.file);
   return loaded;
 }
 
@@ -178,8 +181,12 @@ int column_actuator(const mjModel* m, const std::string& name, const std::string
   return on_joint.front();
 }
 
-std::vector<std::string> mujoco_output_names() {
-  return {"contacts", "energy_kinetic_J", "energy_potential_J", "energy_total_J"};
+std::vector<std::string> mujoco_output_names(bool with_controller) {
+  std::vector<std::string> names{"contacts", "energy_kinetic_J", "energy_potential_J", "energy_total_J"};
+  if (with_controller) {
+    for (std::string& name : RobotinoRoseController::output_names()) names.push_back(std::move(name));
+  }
+  return names;
 }
 
 }  // namespace
@@ -210,22 +217,33 @@ MujocoBackend::MujocoBackend(const fs::path& model_file, const fs::path& referen
     : MujocoBackend(load_model(model_file), reference_file, t0_s) {}
 
 MujocoBackend::MujocoBackend(LoadedMujocoModel&& loaded, const fs::path& reference_file, double t0_s)
-    : Backend("mujoco", loaded.joints.model_name, loaded.joints.scene_names, mujoco_output_names(), t0_s),
+    : Backend("mujoco", loaded.joints.model_name, loaded.joints.scene_names,
+              mujoco_output_names(loaded.controller != nullptr), t0_s),
       model_(loaded.model.release()),
       joints_(std::make_unique<const JointMap>(std::move(loaded.joints))),
+      controller_(std::move(loaded.controller)),
       t0_s_(t0_s),
       timestep_s_(model_->opt.timestep) {
   set_model_file(loaded.file);
+  set_joint_kinds(joints_->kinds);  // hinge or slide: compared with the scene's drives
   mjModel* m = model_.get();
   data_.reset(mj_makeData(m));
   if (!data_) throw BackendError("backend mujoco: " + model_file() + ": MuJoCo cannot allocate its data");
   // The initial state: the model's first keyframe if it has one, else qpos0 at rest.
   if (m->nkey > 0) mj_resetDataKeyframe(m, data_.get(), 0);
   data_->time = t0_s;
+  if (controller_) {
+    if (!reference_file.empty()) {
+      throw ParamError(model_file() + " drives its actuators with its own controller (<custom> cosim.controller); "
+                       "a trajectory cannot drive them too");
+    }
+    controller_->start(m, data_.get(), t0_s);
+  }
   if (!reference_file.empty()) read_reference(reference_file);
 
   const std::size_t n = joint_names().size();
   latest_.q.assign(n, 0.0);
+  latest_.controller.assign(output_names().size() - mujoco_output::kCount, 0.0);
   take_sample(latest_, std::vector<double>(n, 0.0));
   previous_ = latest_;
   std::copy(latest_.q.begin(), latest_.q.end(), mutable_joint_values().begin());
@@ -282,6 +300,7 @@ void MujocoBackend::step() {
     reference_->sample(t_from_s, reference_values_);
     for (std::size_t c = 0; c < reference_values_.size(); ++c) d->ctrl[reference_actuator_[c]] = reference_values_[c];
   }
+  if (controller_) controller_->control(m, d, t_from_s, timestep_s_);
   mj_step(m, d);
   ++steps_;
   check_step(t_from_s);
@@ -321,6 +340,7 @@ void MujocoBackend::take_sample(Sample& sample, std::span<const double> near) {
   sample.potential_J = d->energy[0];
   sample.kinetic_J = d->energy[1];
   sample.contacts = d->ncon;
+  if (controller_) controller_->write_outputs(m, d, state_time_s(steps_), sample.controller);
 }
 
 void MujocoBackend::write_outputs(double back, std::span<double> outputs) const {
@@ -330,6 +350,9 @@ void MujocoBackend::write_outputs(double back, std::span<double> outputs) const 
   outputs[out::kKinetic] = between(latest_.kinetic_J, previous_.kinetic_J);
   outputs[out::kPotential] = between(latest_.potential_J, previous_.potential_J);
   outputs[out::kTotal] = outputs[out::kKinetic] + outputs[out::kPotential];
+  for (std::size_t c = 0; c < latest_.controller.size(); ++c) {
+    outputs[out::kCount + c] = between(latest_.controller[c], previous_.controller[c]);
+  }
 }
 
 }  // namespace cosim::dynamics

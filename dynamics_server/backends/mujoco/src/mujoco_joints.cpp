@@ -1,6 +1,8 @@
 #include "mujoco_joints.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <string_view>
 #include <numbers>
 
 #include "cosim/dynamics/mujoco_backend.hpp"
@@ -11,7 +13,7 @@ namespace {
 constexpr const char* kFreeAxes[6] = {"x", "y", "z", "yaw", "pitch", "roll"};
 
 // The scene's name rule (docs/scenes.md "Names and scopes"): names become path segments.
-bool is_scene_name(const std::string& name) {
+bool is_scene_name(std::string_view name) {
   if (name.empty() || name.front() == '.' || name.front() == '-') return false;
   for (const char c : name) {
     const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
@@ -19,6 +21,34 @@ bool is_scene_name(const std::string& name) {
     if (!ok) return false;
   }
   return true;
+}
+
+// A joint name may be scoped like a scene joint, "Wheel_1/roller1": scene names joined by '/'.
+bool is_scoped_scene_name(std::string_view name) {
+  for (std::size_t start = 0;;) {
+    const std::size_t slash = name.find('/', start);
+    if (!is_scene_name(name.substr(start, slash - start))) return false;
+    if (slash == std::string_view::npos) return true;
+    start = slash + 1;
+  }
+}
+
+// The joints the model's <custom><text name="cosim.internal_joints"> lists (separated by
+// spaces or commas): simulated, but not scene joints. Each must be a joint of the model.
+std::vector<std::string> internal_joints(const mjModel* m, const std::string& file) {
+  std::vector<std::string> names;
+  const std::string list = model_text(m, kInternalJointsText);
+  std::size_t start = 0;
+  while ((start = list.find_first_not_of(" ,\t", start)) != std::string::npos) {
+    const std::size_t end = list.find_first_of(" ,\t", start);
+    names.push_back(list.substr(start, end - start));
+    if (mj_name2id(m, mjOBJ_JOINT, names.back().c_str()) < 0) {
+      throw ParamError(file + ": <custom> text '" + std::string(kInternalJointsText) + "' names joint '" +
+                       names.back() + "', which the model does not have");
+    }
+    start = end;
+  }
+  return names;
 }
 
 std::string body_name(const mjModel* m, int joint) {
@@ -34,9 +64,9 @@ std::string joint_name(const mjModel* m, int joint, const std::string& file) {
     throw ParamError(file + ": joint #" + std::to_string(joint) + " (in body " + body_name(m, joint) +
                      ") has no name; name every joint: it becomes a scene joint");
   }
-  if (!is_scene_name(name)) {
+  if (!is_scoped_scene_name(name)) {
     throw ParamError(file + ": joint name '" + std::string(name) +
-                     "' is not a scene name: use letters, digits, '_', '-', '.' (not first)");
+                     "' is not a scene name: use letters, digits, '_', '-', '.' (not first), scoped by '/'");
   }
   return name;
 }
@@ -45,6 +75,12 @@ std::string joint_name(const mjModel* m, int joint, const std::string& file) {
 double angle_difference(double a, double b) { return std::remainder(a - b, 2.0 * std::numbers::pi); }
 
 }  // namespace
+
+std::string model_text(const mjModel* m, const char* name) {
+  const int id = mj_name2id(m, mjOBJ_TEXT, name);
+  if (id < 0) return {};
+  return std::string(m->text_data + m->text_adr[id], static_cast<std::size_t>(m->text_size[id] > 0 ? m->text_size[id] - 1 : 0));
+}
 
 std::array<double, 3> yaw_pitch_roll_rad(const std::array<double, 4>& quat_wxyz) {
   const double norm = std::sqrt(quat_wxyz[0] * quat_wxyz[0] + quat_wxyz[1] * quat_wxyz[1] +
@@ -67,7 +103,12 @@ JointMap map_joints(const mjModel* m, const std::string& file) {
     throw ParamError(file + ": model name '" + map.model_name +
                      "' is not a scene name: write <mujoco model=\"Name\"> with letters, digits, '_', '-', '.'");
   }
+  const std::vector<std::string> internal = internal_joints(m, file);
   for (int j = 0; j < m->njnt; ++j) {
+    if (const char* raw = mj_id2name(m, mjOBJ_JOINT, j);
+        raw != nullptr && std::find(internal.begin(), internal.end(), raw) != internal.end()) {
+      continue;
+    }
     const std::string name = joint_name(m, j, file);
     const std::string scoped = map.model_name + "/" + name;
     const int adr = m->jnt_qposadr[j];
@@ -76,12 +117,14 @@ JointMap map_joints(const mjModel* m, const std::string& file) {
       case mjJNT_SLIDE:
         map.scene_names.push_back(scoped);
         map.entries.push_back({JointMap::Source::kScalar, adr, 0});
+        map.kinds.push_back(m->jnt_type[j] == mjJNT_HINGE ? JointKind::revolute : JointKind::prismatic);
         break;
       case mjJNT_FREE:
         for (int axis = 0; axis < 6; ++axis) {
           map.scene_names.push_back(scoped + "/" + kFreeAxes[axis]);
           const auto source = axis < 3 ? JointMap::Source::kFreePosition : JointMap::Source::kFreeAngle;
           map.entries.push_back({source, adr, axis % 3});
+          map.kinds.push_back(axis < 3 ? JointKind::prismatic : JointKind::revolute);
         }
         break;
       default:

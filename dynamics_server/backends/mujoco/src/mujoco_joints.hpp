@@ -9,6 +9,8 @@
 
 #include <mujoco/mujoco.h>
 
+#include "cosim/dynamics/backend.hpp"
+
 namespace cosim::dynamics {
 
 /// Where each scene joint's value comes from in qpos.
@@ -27,10 +29,20 @@ struct JointMap {
   std::string model_name;                 ///< <mujoco model="...">
   std::vector<std::string> scene_names;   ///< "<model>/<joint>", "<model>/<free joint>/yaw", ...
   std::vector<Entry> entries;             ///< scene_names order
+  std::vector<JointKind> kinds;           ///< scene_names order: hinge and free angles revolute, slide and free positions prismatic
 };
 
+/// <custom> text of the model listing joints that are simulated but are not scene joints.
+inline constexpr const char* kInternalJointsText = "cosim.internal_joints";
+
+/// The data of the model's <custom><text name="`name`">, empty if it has none.
+std::string model_text(const mjModel* m, const char* name);
+
 /// Maps the joints of `m`, loaded from `file` (named in messages). Throws ParamError for a
-/// model or joint name that is not a scene name, an unnamed joint, or a ball joint.
+/// model or joint name that is not a scene name (joint names may be scoped by '/': a joint
+/// "Wheel_1/roller1" is the scene joint "<model>/Wheel_1/roller1"), an unnamed joint, or a ball
+/// joint. The joints kInternalJointsText lists are left out (a name it lists that is not a
+/// joint of the model is a ParamError).
 JointMap map_joints(const mjModel* m, const std::string& file);
 
 /// Scene joint values of the state `qpos` into `q` (joint order). A free joint's angles are

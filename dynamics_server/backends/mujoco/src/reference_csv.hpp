@@ -16,10 +16,12 @@ inline constexpr std::uintmax_t kMaxReferenceCsvBytes = 64u << 20;
 
 class ReferenceCsv {
  public:
-  /// Reads `file`. Throws ParamError "<file>:<line>: ..." for a header that does not start
-  /// with t_s or repeats a name, a row with another number of fields, a field that is not a
-  /// finite number, a time not later than the row before, or no row; "<file>: ..." for a
-  /// file that cannot be read or is larger than kMaxReferenceCsvBytes.
+  /// Reads `file` with util::CsvTable (white space around fields, CRLF and blank lines are
+  /// fine; a last line without its newline is a row). Throws ParamError "<file>:<line>: ..."
+  /// for a header that does not start with t_s or repeats a name, a row with another number
+  /// of fields, a field that is not a finite number, a time not later than the row before, or
+  /// no row; "<file>: ..." for a file that cannot be read or is larger than
+  /// kMaxReferenceCsvBytes.
   static ReferenceCsv read(const std::filesystem::path& file);
 
   /// Column names after t_s.

@@ -153,9 +153,8 @@ std::span<const ParamSpec> robotino_param_specs() {
   return specs;
 }
 
-std::unique_ptr<Backend> make_robotino_backend(const Params& params, double t0_s) {
-  RobotinoConfig c;
-  robotino::ModelParams& m = c.model;
+robotino::ModelParams read_robotino_model_params(const Params& params) {
+  robotino::ModelParams m;
   m.geometry = read_robotino_geometry(params, "robotino");
   m.mass_kg = params.get("mass_kg");
   m.yaw_inertia_kg_m2 = params.get("yaw_inertia_kg_m2");
@@ -175,6 +174,12 @@ std::unique_ptr<Backend> make_robotino_backend(const Params& params, double t0_s
   m.ff_inertia = params.get("pid_ff_inertia");
   m.reference_heading = read_switch(params, "pid_reference_heading");
   m.antiwindup_time_s = params.get("pid_antiwindup_time_s");
+  return m;
+}
+
+std::unique_ptr<Backend> make_robotino_backend(const Params& params, double t0_s) {
+  RobotinoConfig c;
+  c.model = read_robotino_model_params(params);
   c.rose = read_rose_params(params);
   c.start_moving = read_switch(params, "start_moving");
   c.solver.rtol = params.get("solver_rtol");

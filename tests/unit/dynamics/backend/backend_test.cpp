@@ -3,7 +3,9 @@
 
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -52,6 +54,36 @@ class DuplicateJoints final : public Backend {
  private:
   void do_advance_to(double, std::span<double>, std::span<double>) override {}
 };
+
+// Says its joints' kinds: `kinds` as given (one per joint or not).
+class KindsBackend final : public Backend {
+ public:
+  explicit KindsBackend(std::vector<JointKind> kinds) : Backend("kinds", "M", {"M/a", "M/b"}, {}, 0.0) {
+    set_joint_kinds(std::move(kinds));
+  }
+
+ private:
+  void do_advance_to(double, std::span<double>, std::span<double>) override {}
+};
+
+TEST(Backend, JointKindsAreUnknownUnlessTheBackendSaysThem) {
+  const FakeBackend fake;
+  const std::span<const JointKind> unsaid = fake.joint_kinds();
+  EXPECT_EQ(std::vector<JointKind>(unsaid.begin(), unsaid.end()),
+            (std::vector<JointKind>{JointKind::unknown, JointKind::unknown}));
+  const KindsBackend said({JointKind::prismatic, JointKind::revolute});
+  EXPECT_EQ(said.joint_kinds()[0], JointKind::prismatic);
+  EXPECT_EQ(said.joint_kinds()[1], JointKind::revolute);
+  EXPECT_STREQ(joint_kind_name(JointKind::prismatic), "prismatic");
+  EXPECT_STREQ(joint_kind_name(JointKind::revolute), "revolute");
+  EXPECT_STREQ(joint_kind_name(JointKind::unknown), "unknown");
+  try {
+    KindsBackend({JointKind::revolute});
+    ADD_FAILURE() << "one kind for two joints";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_THAT(e.what(), HasSubstr("backend kinds: 1 joint kinds for 2 joints"));
+  }
+}
 
 TEST(Backend, AdvanceUpdatesTimeAndState) {
   FakeBackend b;

@@ -9,11 +9,13 @@
 #include <unistd.h>
 
 #include "cosim/util/errors.hpp"
+#include "param_error.hpp"
 
 namespace cosim::dynamics {
 namespace {
 
 using ::testing::HasSubstr;
+using cosim::test::param_error;
 
 const std::vector<ParamSpec>& test_specs() {
   static const std::vector<ParamSpec> specs{
@@ -42,17 +44,6 @@ class ParamsTest : public ::testing::Test {
 
   static Params resolve(const std::filesystem::path* file, std::vector<std::string> cli = {}) {
     return Params::resolve("testbackend", test_specs(), file, cli);
-  }
-
-  // Message of the ParamError thrown by `fn`, or "" if none.
-  template <class F>
-  static std::string error_of(F&& fn) {
-    try {
-      fn();
-    } catch (const ParamError& e) {
-      return e.what();
-    }
-    return "";
   }
 
   std::filesystem::path dir_;
@@ -98,62 +89,62 @@ TEST_F(ParamsTest, RangeBoundsAreInclusive) {
 
 TEST_F(ParamsTest, UnknownKeyInFileNamesFileLineBackendAndKnownKeys) {
   const auto path = write("alpha_m = 1\n# x\nfoo = 3\n");
-  EXPECT_EQ(error_of([&] { resolve(&path); }),
+  EXPECT_EQ(param_error([&] { resolve(&path); }),
             path.string() +
                 ":3: unknown parameter 'foo' for backend testbackend; known: alpha_m, beta_rad, gamma");
 }
 
 TEST_F(ParamsTest, UnknownKeyOnCli) {
-  const std::string msg = error_of([&] { resolve(nullptr, {"wheel=1"}); });
+  const std::string msg = param_error([&] { resolve(nullptr, {"wheel=1"}); });
   EXPECT_THAT(msg, HasSubstr("command-line override 'wheel=1'"));
   EXPECT_THAT(msg, HasSubstr("unknown parameter 'wheel' for backend testbackend; known: alpha_m"));
 }
 
 TEST_F(ParamsTest, OutOfRangeNamesKeyValueRangeAndUnit) {
   const auto path = write("\nbeta_rad = 1.5\n");
-  EXPECT_EQ(error_of([&] { resolve(&path); }),
+  EXPECT_EQ(param_error([&] { resolve(&path); }),
             path.string() + ":2: parameter 'beta_rad' = 1.5 rad is outside [-1, 1] rad");
-  EXPECT_THAT(error_of([&] { resolve(nullptr, {"alpha_m=-0.001"}); }),
+  EXPECT_THAT(param_error([&] { resolve(nullptr, {"alpha_m=-0.001"}); }),
               HasSubstr("parameter 'alpha_m' = -0.001 m is outside [0, 10] m"));
 }
 
 TEST_F(ParamsTest, BadNumbersAreRejected) {
   for (const std::string bad : {"abc", "1.5x", "nan", "inf", "", "1,5", "0x10", "1 2"}) {
-    const std::string msg = error_of([&] { resolve(nullptr, {"gamma=" + bad}); });
+    const std::string msg = param_error([&] { resolve(nullptr, {"gamma=" + bad}); });
     EXPECT_THAT(msg, HasSubstr("parameter 'gamma' = '" + bad + "' is not a finite number")) << bad;
     EXPECT_THAT(msg, HasSubstr("[1, 5] 1")) << bad;
   }
   const auto path = write("alpha_m = 2 m\n");
-  EXPECT_THAT(error_of([&] { resolve(&path); }),
+  EXPECT_THAT(param_error([&] { resolve(&path); }),
               HasSubstr(path.string() + ":1: parameter 'alpha_m' = '2 m' is not a finite number"));
 }
 
 TEST_F(ParamsTest, DuplicateKeyInFileNamesBothLines) {
   const auto path = write("alpha_m = 1\nbeta_rad = 0\nalpha_m = 2\n");
-  EXPECT_EQ(error_of([&] { resolve(&path); }),
+  EXPECT_EQ(param_error([&] { resolve(&path); }),
             path.string() + ":3: parameter 'alpha_m' given twice (first at " + path.string() + ":1)");
 }
 
 TEST_F(ParamsTest, DuplicateKeyOnCliIsAnError) {
-  EXPECT_THAT(error_of([&] { resolve(nullptr, {"gamma=2", "gamma=3"}); }),
+  EXPECT_THAT(param_error([&] { resolve(nullptr, {"gamma=2", "gamma=3"}); }),
               HasSubstr("given twice on the command line"));
 }
 
 TEST_F(ParamsTest, MalformedLines) {
   const auto path = write("alpha_m 2\n");
-  EXPECT_EQ(error_of([&] { resolve(&path); }),
+  EXPECT_EQ(param_error([&] { resolve(&path); }),
             path.string() + ":1: expected 'key = value', got 'alpha_m 2'");
   const auto path2 = write(" = 2\n");
-  EXPECT_THAT(error_of([&] { resolve(&path2); }), HasSubstr(":1: expected 'key = value'"));
-  EXPECT_THAT(error_of([&] { resolve(nullptr, {"gamma"}); }), HasSubstr("expected key=value"));
+  EXPECT_THAT(param_error([&] { resolve(&path2); }), HasSubstr(":1: expected 'key = value'"));
+  EXPECT_THAT(param_error([&] { resolve(nullptr, {"gamma"}); }), HasSubstr("expected key=value"));
 }
 
 TEST_F(ParamsTest, MissingAndOversizedFiles) {
   const auto missing = dir_ / "nope.txt";
-  EXPECT_THAT(error_of([&] { resolve(&missing); }),
+  EXPECT_THAT(param_error([&] { resolve(&missing); }),
               HasSubstr("cannot read parameter file '" + missing.string() + "'"));
   const auto big = write(std::string(kMaxParamFileBytes + 1, '#'));
-  EXPECT_THAT(error_of([&] { resolve(&big); }), HasSubstr("the limit is"));
+  EXPECT_THAT(param_error([&] { resolve(&big); }), HasSubstr("the limit is"));
 }
 
 TEST_F(ParamsTest, GetUndeclaredThrowsOutOfRangeNamingKey) {
@@ -211,7 +202,7 @@ TEST_F(ParamsTest, ASwitchTakesItsNamesOrItsNumbers) {
   EXPECT_EQ(Params::resolve("b", specs, nullptr, {}).get_choice("tracking"), 0u);
   for (const char* bad : {"tracking=Implicit", "tracking=0.5", "tracking=2", "tracking="}) {
     const std::vector<std::string> cli{bad};
-    const std::string message = error_of([&] { (void)Params::resolve("b", specs, nullptr, cli); });
+    const std::string message = param_error([&] { (void)Params::resolve("b", specs, nullptr, cli); });
     EXPECT_THAT(message, HasSubstr("'tracking'")) << bad;
     EXPECT_THAT(message, HasSubstr("one of explicit (0), implicit (1)")) << bad;
   }
@@ -257,16 +248,16 @@ TEST_F(ParamsTest, ATextParameterMayBeEmptyAndIsNotANumber) {
 
 TEST_F(ParamsTest, TextErrorsAreTheNumbersErrors) {
   const std::vector<std::string> unknown{"modle=x.xml"};
-  EXPECT_THAT(error_of([&] { (void)Params::resolve("b", text_specs(), nullptr, unknown); }),
+  EXPECT_THAT(param_error([&] { (void)Params::resolve("b", text_specs(), nullptr, unknown); }),
               HasSubstr("unknown parameter 'modle' for backend b; known: alpha_m, model"));
   const std::vector<std::string> text_for_number{"alpha_m=x.xml"};
-  EXPECT_THAT(error_of([&] { (void)Params::resolve("b", text_specs(), nullptr, text_for_number); }),
+  EXPECT_THAT(param_error([&] { (void)Params::resolve("b", text_specs(), nullptr, text_for_number); }),
               HasSubstr("parameter 'alpha_m' = 'x.xml' is not a finite number"));
   const std::vector<std::string> twice{"model=a.xml", "model=b.xml"};
-  EXPECT_THAT(error_of([&] { (void)Params::resolve("b", text_specs(), nullptr, twice); }),
+  EXPECT_THAT(param_error([&] { (void)Params::resolve("b", text_specs(), nullptr, twice); }),
               HasSubstr("given twice on the command line"));
   const auto file = write("model = a.xml\nmodel = b.xml\n");
-  EXPECT_THAT(error_of([&] { (void)Params::resolve("b", text_specs(), &file, {}); }),
+  EXPECT_THAT(param_error([&] { (void)Params::resolve("b", text_specs(), &file, {}); }),
               HasSubstr(":2: parameter 'model' given twice"));
 }
 

@@ -3,6 +3,7 @@
 // capabilities hold.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,8 +41,16 @@ TEST_P(BackendEntryClaims, DefaultSceneDrivesExactlyTheBackendsJoints) {
   const auto folder = scene::find_default_scene(entry().default_scene);
   const auto model = scene::SceneModel::load(folder);
   const auto backend = make(entry());
-  const scene::JointMatch match = scene::match_joints(backend->joint_names(), model);
-  EXPECT_TRUE(match.ok()) << folder << ": " << match.describe("driven by the scene but not by the backend");
+  // Of the same kinds where the backend says them (as cosim-dynamics checks: ProbeKinematics).
+  std::vector<std::optional<scene::DriveType>> drives;
+  for (const JointKind kind : backend->joint_kinds()) {
+    drives.push_back(kind == JointKind::revolute    ? std::optional(scene::DriveType::revolute)
+                     : kind == JointKind::prismatic ? std::optional(scene::DriveType::prismatic)
+                                                    : std::nullopt);
+  }
+  const scene::JointMatch match = scene::match_joints(backend->joint_names(), model, drives);
+  EXPECT_TRUE(match.ok()) << folder << ": "
+                          << match.describe("driven by the scene but not by the backend", "the backend");
   EXPECT_EQ(scene::scene_name_of_model(backend->model_name()), entry().default_scene)
       << "the visual side finds the scene from Hello.model the same way";
 }

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Text from outside (a peer's strings, file contents) made safe to print on one line.
+/// Text from outside (a peer's strings, file contents): trimmed, or made safe to print on one line.
 
 #include <cstddef>
 #include <string>
@@ -17,5 +17,11 @@ inline constexpr std::size_t kMaxPeerChars = 1000;
 /// note): control characters (newlines, NUL, escape) and bytes that are not valid UTF-8 are
 /// written as \n, \t, \xNN; valid UTF-8 passes unchanged.
 std::string printable(std::string_view text, std::size_t max_chars = kMaxPeerChars);
+
+/// ASCII white space: what std::isspace takes in the C locale, XML's white space among it.
+inline constexpr std::string_view kAsciiSpace = " \t\n\v\f\r";
+
+/// `text` without leading and trailing kAsciiSpace.
+std::string_view trim(std::string_view text);
 
 }  // namespace cosim::util

@@ -3,6 +3,7 @@
 /// The Backend interface: one checked public entry point (advance_to) around a private virtual.
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
@@ -21,6 +22,15 @@ class BackendError : public util::NumericalError {
   using NumericalError::NumericalError;
 };
 
+/// How a joint moves, as far as a backend knows: compared with the scene's drive where known.
+enum class JointKind : std::uint8_t {
+  unknown = 0,  ///< the backend does not say: only the name is matched
+  revolute,     ///< a rotation [rad]
+  prismatic,    ///< a translation [m]
+};
+/// "unknown", "revolute", "prismatic".
+const char* joint_kind_name(JointKind kind);
+
 /// A dynamics backend: a model whose joint values and outputs are known at time_s() and that
 /// can be advanced to a later time. Non-copyable; owned through std::unique_ptr.
 ///
@@ -37,6 +47,9 @@ class Backend {
   const std::string& model_name() const { return model_name_; }
   /// Scoped scene joint names, in Frame order (e.g. "Robotino/Wheel_1/roller3").
   const std::vector<std::string>& joint_names() const { return joint_names_; }
+  /// Each joint's kind, joint_names() order: JointKind::unknown unless the backend says
+  /// (set_joint_kinds).
+  std::span<const JointKind> joint_kinds() const { return joint_kinds_; }
   /// dynamics.csv column names after t_s, each with its unit ("x_m", "omega1_rad_per_s").
   const std::vector<std::string>& output_names() const { return output_names_; }
   /// The file the model was read from (e.g. an MJCF file), named in messages; empty for a
@@ -75,6 +88,9 @@ class Backend {
   std::span<double> mutable_joint_values() { return joint_values_; }
   /// For the derived constructor's initial outputs.
   std::span<double> mutable_outputs() { return outputs_; }
+  /// For a derived constructor that knows its joints' kinds (e.g. from its model file).
+  /// Throws std::invalid_argument unless there is one per joint.
+  void set_joint_kinds(std::vector<JointKind> kinds);
   /// For a derived constructor that reads its model from a file.
   void set_model_file(std::string file) { model_file_ = std::move(file); }
 
@@ -91,6 +107,7 @@ class Backend {
   std::string model_name_;
   std::string model_file_;
   std::vector<std::string> joint_names_;
+  std::vector<JointKind> joint_kinds_;  // joint_names_ order
   std::vector<std::string> output_names_;
   double time_s_;
   std::vector<double> joint_values_;

@@ -9,6 +9,7 @@
 
 #include <Eigen/Geometry>
 
+#include "cosim/dynamics/backend.hpp"
 #include "cosim/scene/scene.hpp"
 
 namespace cosim::dynamics {
@@ -17,13 +18,15 @@ namespace cosim::dynamics {
 /// Holds preallocated state: positions() does not allocate.
 class ProbeKinematics {
  public:
-  /// `backend_joints` must equal the scene's driven joints (in any order); `probe_names`
-  /// empty means every probe of the scene. `scene_label` names the scene in messages,
-  /// `backend_label` the backend ("backend mujoco (model /x/arm.xml)").
-  /// Throws util::BadInputError naming the joints that differ or the unknown probe.
+  /// `backend_joints` must equal the scene's driven joints (in any order), and where
+  /// `backend_kinds` (empty, or one per joint: Backend::joint_kinds()) knows a joint's kind,
+  /// it must be the scene joint's drive; `probe_names` empty means every probe of the scene.
+  /// `scene_label` names the scene in messages, `backend_label` the backend ("backend mujoco
+  /// (model /x/arm.xml)"). Throws util::BadInputError naming the joints that differ (for a
+  /// kind: both kinds and the scene joint's file and line) or the unknown probe.
   ProbeKinematics(const scene::SceneModel& scene, std::span<const std::string> backend_joints,
                   std::vector<std::string> probe_names, const std::string& scene_label,
-                  const std::string& backend_label = "backend");
+                  const std::string& backend_label = "backend", std::span<const JointKind> backend_kinds = {});
 
   const scene::SceneModel& scene() const { return scene_; }
   /// The compared probes, in report order.

@@ -109,6 +109,18 @@ TEST_F(MujocoTest, JointsMapInMujocosOrderAndUnmappableModelsAreRefused) {
               HasSubstr("still.xml: the model has no joint"));
 }
 
+TEST_F(MujocoTest, JointKindsAreSaidForTheScenesCheck) {
+  const std::string joints = R"(<body name="a"><joint name="hip" type="hinge"/><geom type="sphere" size="0.1" mass="1"/>
+      <body name="b" pos="0 0 -1"><joint name="knee" type="slide"/><geom type="sphere" size="0.1" mass="1"/>
+      </body></body><body name="c" pos="2 0 0"><freejoint name="box"/><geom type="box" size="0.1 0.1 0.1"/></body>)";
+  const MujocoBackend b(write("kinds.xml", mjcf(joints)), {}, 0.0);
+  using enum JointKind;
+  const std::vector<JointKind> expected{revolute,  prismatic, prismatic, prismatic, prismatic,
+                                        revolute, revolute,  revolute};  // hip, knee, box x y z yaw pitch roll
+  ASSERT_EQ(b.joint_names().size(), expected.size());
+  EXPECT_EQ(std::vector<JointKind>(b.joint_kinds().begin(), b.joint_kinds().end()), expected);
+}
+
 const std::string kServo = mjcf(kHinge, "Arm",
                                 R"(<actuator><position name="pos" joint="shoulder" kp="10"/>
                                    <velocity name="vel" joint="shoulder" kv="1"/></actuator>)");
@@ -145,6 +157,26 @@ TEST_F(MujocoTest, ReferenceColumnsNameActuatorsOrJointsWithOneActuator) {
 TEST_F(MujocoTest, ABlankLineOrSpacesInTheReferenceAreFine) {
   const auto model = write("servo.xml", kServo);
   EXPECT_NO_THROW(MujocoBackend(model, write("ok.csv", "t_s , pos\r\n0, 0\r\n\r\n1 ,+1\r\n"), 0.0));
+}
+
+TEST_F(MujocoTest, TheReferenceIsReadWholeAndCheckedBeforeTheRun) {
+  const auto model = write("servo.xml", kServo);
+  const auto error_reading = [&](const std::string& csv) {
+    return param_error([&] { MujocoBackend(model, write("ref.csv", csv), 0.0); });
+  };
+  const std::string file = (dir_ / "ref.csv").string();
+  EXPECT_EQ(error_reading("t_s,pos\n0,0\n1,1"), "") << "written by hand: the last line may lack its newline";
+  EXPECT_THAT(error_reading("t_s,pos\n0,0\n1,"), HasSubstr(file + ":3: column 'pos': '' is not a finite number"))
+      << "a torn last line is refused, not left out";
+  EXPECT_THAT(error_reading("t_s,pos\n0,0\n1,-inf\n"), HasSubstr(file + ":3: column 'pos': '-inf' is not a finite"));
+  EXPECT_THAT(error_reading("t_s,pos\n0,0\n\n1,1\n1,2\n"), HasSubstr(file + ":5: t_s = 1 is not later"))
+      << "the line counts the blank one";
+  EXPECT_THAT(error_reading("t_s,pos\n\n"), HasSubstr(file + ":2: no data row after the header"));
+  // 64 MiB and one byte, sparse: refused by its size before a byte is read.
+  write("ref.csv", "");
+  std::filesystem::resize_file(dir_ / "ref.csv", (64u << 20) + 1);
+  EXPECT_EQ(param_error([&] { MujocoBackend(model, dir_ / "ref.csv", 0.0); }),
+            file + ": 67108865 bytes; the limit is 67108864");
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #pragma once
 // A scratch folder for the mujoco backend's tests: model files and reference CSVs written
-// from strings, backends made from them directly or through the declared parameters.
+// from strings, backends made from them directly or through the declared parameters; and
+// param_error() (support/param_error.hpp) for what they refuse.
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -11,8 +12,11 @@
 #include <unistd.h>
 
 #include "cosim/dynamics/mujoco_backend.hpp"
+#include "param_error.hpp"
 
 namespace cosim::dynamics {
+
+using cosim::test::param_error;
 
 class MujocoTest : public ::testing::Test {
  protected:
@@ -34,17 +38,6 @@ class MujocoTest : public ::testing::Test {
   // Through the registry's path: declared parameters, CLI overrides.
   static std::unique_ptr<Backend> make(const std::vector<std::string>& cli, double t0_s = 0.0) {
     return make_mujoco_backend(Params::resolve("mujoco", mujoco_param_specs(), nullptr, cli), t0_s);
-  }
-
-  // The message of the ParamError `fn` throws, or "" if none.
-  template <class F>
-  static std::string param_error(F&& fn) {
-    try {
-      fn();
-    } catch (const ParamError& e) {
-      return e.what();
-    }
-    return "";
   }
 
   std::filesystem::path dir_;

@@ -36,7 +36,7 @@ inline constexpr std::size_t kContacts = 0;         ///< contacts: MuJoCo's d->n
 inline constexpr std::size_t kKinetic = 1;          ///< energy_kinetic_J
 inline constexpr std::size_t kPotential = 2;        ///< energy_potential_J: gravity and springs
 inline constexpr std::size_t kTotal = 3;            ///< energy_total_J
-inline constexpr std::size_t kCount = 4;
+inline constexpr std::size_t kCount = 4;  ///< then the model's controller's outputs, if any (MODEL.md §9)
 }  // namespace mujoco_output
 
 /// Yaw, pitch, roll [rad] of a unit quaternion (w, x, y, z): R = Rz(yaw)·Ry(pitch)·Rx(roll),
@@ -44,6 +44,7 @@ inline constexpr std::size_t kCount = 4;
 std::array<double, 3> yaw_pitch_roll_rad(const std::array<double, 4>& quat_wxyz);
 
 class ReferenceCsv;
+class RobotinoRoseController;
 struct JointMap;
 struct LoadedMujocoModel;
 
@@ -69,6 +70,7 @@ class MujocoBackend final : public Backend {
     double kinetic_J = 0.0;
     double potential_J = 0.0;
     double contacts = 0.0;
+    std::vector<double> controller;  // the model's controller's outputs, if it has one
   };
 
   void do_advance_to(double t_s, std::span<double> q, std::span<double> outputs) override;
@@ -97,6 +99,7 @@ class MujocoBackend final : public Backend {
   std::unique_ptr<mjModel_, ModelDeleter> model_;
   std::unique_ptr<mjData_, DataDeleter> data_;
   std::unique_ptr<const JointMap> joints_;
+  std::unique_ptr<RobotinoRoseController> controller_;  // the model's own controller, or none
   std::unique_ptr<const ReferenceCsv> reference_;
   std::vector<int> reference_actuator_;  // per reference column: actuator index
   std::vector<double> reference_values_;  // per reference column, preallocated

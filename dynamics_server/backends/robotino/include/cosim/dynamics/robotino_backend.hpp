@@ -23,6 +23,11 @@ namespace cosim::dynamics {
 /// motor, reducer and PID, then rose_param_specs(), then start and solver settings.
 std::span<const ParamSpec> robotino_param_specs();
 
+/// The plant and controller of resolved robotino_param_specs() (geometry, masses, motor,
+/// reducer, PID), as `robotino` reads them; also the mujoco backend's Robotino controller
+/// (dynamics_server/backends/mujoco). Throws ParamError for an invalid combination.
+robotino::ModelParams read_robotino_model_params(const Params& params);
+
 /// Registry factory. Throws ParamError naming the key for a combination that is invalid
 /// although each value is in range (e.g. a roller thinner than its sag, start_moving not 0/1).
 std::unique_ptr<Backend> make_robotino_backend(const Params& params, double t0_s);

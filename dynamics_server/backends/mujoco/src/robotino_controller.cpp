@@ -1,0 +1,231 @@
+#include "robotino_controller.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string_view>
+
+#include "cosim/dynamics/robotino_backend.hpp"
+#include "cosim/dynamics/robotino_geometry.hpp"
+#include "cosim/dynamics/rose_params.hpp"
+#include "mujoco_joints.hpp"
+
+namespace cosim::dynamics {
+namespace {
+
+constexpr const char* kControllerText = "cosim.controller";
+constexpr std::string_view kParamPrefix = "cosim.robotino.";
+constexpr int kWheels = kRobotinoWheelCount;
+
+// The model's "cosim.robotino.KEY" numerics as "KEY=value" overrides of the robotino keys.
+std::vector<std::string> parameter_overrides(const mjModel* m, const std::string& file) {
+  std::vector<std::string> overrides;
+  for (int n = 0; n < m->nnumeric; ++n) {
+    const std::string_view name = m->names + m->name_numericadr[n];
+    if (!name.starts_with(kParamPrefix)) continue;
+    if (m->numeric_size[n] != 1) {
+      throw ParamError(file + ": <custom> numeric '" + std::string(name) + "' must hold one number, not " +
+                       std::to_string(m->numeric_size[n]));
+    }
+    char value[32];
+    std::snprintf(value, sizeof value, "%.17g", m->numeric_data[m->numeric_adr[n]]);
+    overrides.push_back(std::string(name.substr(kParamPrefix.size())) + "=" + value);
+  }
+  return overrides;
+}
+
+int joint_id(const mjModel* m, const std::string& name, int type, const std::string& file) {
+  const int id = mj_name2id(m, mjOBJ_JOINT, name.c_str());
+  if (id < 0 || m->jnt_type[id] != type) {
+    throw ParamError(file + ": the robotino_rose controller needs a " + (type == mjJNT_SLIDE ? "slide" : "hinge") +
+                     " joint '" + name + "'" + (id < 0 ? ", which the model does not have" : " of that type"));
+  }
+  return id;
+}
+
+}  // namespace
+
+std::unique_ptr<RobotinoRoseController> RobotinoRoseController::from_model(const mjModel* m,
+                                                                           const std::string& file) {
+  const std::string kind = model_text(m, kControllerText);
+  if (kind.empty()) return nullptr;
+  if (kind != "robotino_rose") {
+    throw ParamError(file + ": <custom> text '" + std::string(kControllerText) + "' = '" + kind +
+                     "': the controllers are: robotino_rose");
+  }
+  const std::vector<std::string> overrides = parameter_overrides(m, file);
+  const auto params = [&] {
+    try {
+      return Params::resolve("robotino", robotino_param_specs(), nullptr, overrides);
+    } catch (const ParamError& e) {
+      throw ParamError(file + ": <custom> numeric '" + std::string(kParamPrefix) + "...': " + e.what());
+    }
+  }();
+  std::unique_ptr<RobotinoRoseController> c(new RobotinoRoseController(
+      read_robotino_model_params(params), read_rose_params(params), params.get("start_moving") != 0.0));
+  const int x = joint_id(m, "x", mjJNT_SLIDE, file);
+  const int y = joint_id(m, "y", mjJNT_SLIDE, file);
+  const int phi = joint_id(m, "phi", mjJNT_HINGE, file);
+  c->x_adr_ = m->jnt_qposadr[x];
+  c->y_adr_ = m->jnt_qposadr[y];
+  c->phi_adr_ = m->jnt_qposadr[phi];
+  c->vx_adr_ = m->jnt_dofadr[x];
+  c->vy_adr_ = m->jnt_dofadr[y];
+  c->vphi_adr_ = m->jnt_dofadr[phi];
+  for (int i = 0; i < kWheels; ++i) {
+    const auto ui = static_cast<std::size_t>(i);
+    const std::string wheel = std::to_string(i + 1);
+    const int axle = joint_id(m, "axle" + wheel, mjJNT_HINGE, file);
+    c->axle_qpos_[ui] = m->jnt_qposadr[axle];
+    c->axle_qvel_[ui] = m->jnt_dofadr[axle];
+    const int roller = joint_id(m, "Wheel_" + wheel + "/roller1", mjJNT_HINGE, file);
+    c->contact_roller_qvel_[ui] = m->jnt_dofadr[roller];
+    const std::string drive = "drive" + wheel;
+    const int actuator = mj_name2id(m, mjOBJ_ACTUATOR, drive.c_str());
+    if (actuator < 0 || m->actuator_trntype[actuator] != mjTRN_JOINT || m->actuator_trnid[2 * actuator] != axle ||
+        m->actuator_gaintype[actuator] != mjGAIN_FIXED || m->actuator_biastype[actuator] != mjBIAS_NONE ||
+        m->actuator_gear[6 * actuator] != 1.0 || m->actuator_gainprm[mjNGAIN * actuator] != 1.0) {
+      throw ParamError(file + ": the robotino_rose controller needs <motor name=\"" + drive + "\" joint=\"axle" +
+                       wheel + "\" gear=\"1\"/>: its ctrl is the wheel torque [N m]");
+    }
+    c->drive_[ui] = actuator;
+  }
+  return c;
+}
+
+std::vector<std::string> RobotinoRoseController::output_names() {
+  std::vector<std::string> names{"x_ref_m", "y_ref_m", "phi_ref_rad", "dx_m", "dy_m", "dphi_rad"};
+  append_per_wheel_names(names, "omega", "_rad_per_s");
+  append_per_wheel_names(names, "omega_ref", "_rad_per_s");
+  append_per_wheel_names(names, "i", "_A");
+  append_per_wheel_names(names, "u", "_V");
+  append_per_wheel_names(names, "slip", "_m_per_s");
+  return names;
+}
+
+RobotinoRoseController::RobotinoRoseController(const robotino::ModelParams& params, const RoseParams& rose,
+                                               bool start_moving)
+    : p_(params),
+      rose_(rose),
+      start_moving_(start_moving),
+      k_gear_(-1.0 / params.gear_ratio),
+      wheel_inertia_eff_(params.wheel_inertia_kg_m2 + params.rotor_inertia_kg_m2 * params.gear_ratio * params.gear_ratio) {}
+
+RobotinoRoseController::Chassis RobotinoRoseController::chassis(const mjModel* m, const mjData* d) const {
+  return {d->qpos[x_adr_] - m->qpos0[x_adr_],   d->qpos[y_adr_] - m->qpos0[y_adr_],
+          d->qpos[phi_adr_] - m->qpos0[phi_adr_], d->qvel[vx_adr_],
+          d->qvel[vy_adr_],                       d->qvel[vphi_adr_]};
+}
+
+std::array<double, 2> RobotinoRoseController::wheel_reference(int i, const robotino::ReferenceState& ref,
+                                                              const Chassis& c) const {
+  // Eq. 22 with the measured heading (ours) or the reference one (the seed's), as robotino's.
+  const RoseSample& r = ref.pose;
+  const double heading = p_.reference_heading ? r.phi_rad : c.phi_rad;
+  const double heading_rate = p_.reference_heading ? r.omega_rad_per_s : c.omega_rad_per_s;
+  const double phi_i = heading + kRobotinoAxleOffset_rad[static_cast<std::size_t>(i)];
+  const double cs = std::cos(phi_i);
+  const double sn = std::sin(phi_i);
+  const double rw = p_.geometry.wheel_radius_m;
+  const double big_r = p_.geometry.wheel_distance_m;
+  const double omega_ref = (r.vx_m_per_s * sn - r.vy_m_per_s * cs - big_r * r.omega_rad_per_s) / rw;
+  const double side = (r.vx_m_per_s * cs + r.vy_m_per_s * sn) / rw;
+  const double omega_ref_dot =
+      (ref.ax_m_per_s2 * sn - ref.ay_m_per_s2 * cs - big_r * ref.omega_dot_rad_per_s2) / rw + heading_rate * side;
+  return {omega_ref, omega_ref_dot};
+}
+
+void RobotinoRoseController::start(const mjModel* m, mjData* d, double t0_s) {
+  const RoseSample r = rose_.at(t0_s);
+  d->qpos[x_adr_] = m->qpos0[x_adr_] + r.x_m;
+  d->qpos[y_adr_] = m->qpos0[y_adr_] + r.y_m;
+  d->qpos[phi_adr_] = m->qpos0[phi_adr_] + r.phi_rad;
+  if (start_moving_) {
+    d->qvel[vx_adr_] = r.vx_m_per_s;
+    d->qvel[vy_adr_] = r.vy_m_per_s;
+    d->qvel[vphi_adr_] = r.omega_rad_per_s;
+    const Eigen::Vector3d omega =
+        robotino_wheel_speeds(p_.geometry, r.phi_rad, {r.vx_m_per_s, r.vy_m_per_s, r.omega_rad_per_s});
+    const Eigen::Vector3d side = robotino_side_velocities(r.phi_rad, r.vx_m_per_s, r.vy_m_per_s);
+    for (std::size_t i = 0; i < 3; ++i) {
+      d->qvel[axle_qvel_[i]] = omega[static_cast<Eigen::Index>(i)];
+      // At θ = 0 roller 1 touches the floor with its widest part: v_ix = r_max·ω_roll.
+      d->qvel[contact_roller_qvel_[i]] = side[static_cast<Eigen::Index>(i)] / p_.geometry.roller_max_radius_m;
+    }
+  }
+  drives_ = {};
+  first_step_ = true;
+}
+
+void RobotinoRoseController::control(const mjModel* m, mjData* d, double t_s, double h_s) {
+  const robotino::ReferenceState ref = robotino::rose_reference_state(rose_, t_s);
+  const Chassis c = chassis(m, d);
+  for (int i = 0; i < kWheels; ++i) {
+    const auto ui = static_cast<std::size_t>(i);
+    Drive& drive = drives_[ui];
+    const auto [omega_ref, omega_ref_dot] = wheel_reference(i, ref, c);
+    const double omega = d->qvel[axle_qvel_[ui]];  // the encoder's wheel speed
+    const double e = (omega_ref - omega) / k_gear_;
+    // The derivative as a digital PID takes it: the error's backward difference over one step.
+    const double e_dot = first_step_ ? 0.0 : (e - drive.error_rad_per_s) / h_s;
+    double command = p_.ff_back_emf * p_.back_emf_V_s_per_rad * omega_ref / k_gear_ + p_.kp_V_s_per_rad * e +
+                     p_.ki_V_per_rad * drive.integral_rad + p_.kd_V_s2_per_rad * e_dot;
+    if (p_.ff_inertia != 0.0) {
+      // robotino's feed-forward: the current for the reference accelerations of the rigid body.
+      const double phi_i = (p_.reference_heading ? ref.pose.phi_rad : c.phi_rad) + kRobotinoAxleOffset_rad[ui];
+      const double force = 2.0 / 3.0 * p_.mass_kg *
+                               (-std::sin(phi_i) * ref.ax_m_per_s2 + std::cos(phi_i) * ref.ay_m_per_s2) +
+                           p_.yaw_inertia_kg_m2 * ref.omega_dot_rad_per_s2 / (3.0 * p_.geometry.wheel_distance_m);
+      command += p_.ff_inertia * p_.resistance_ohm * k_gear_ / p_.torque_constant_N_m_per_A *
+                 (wheel_inertia_eff_ * omega_ref_dot - p_.geometry.wheel_radius_m * force);
+    }
+    const double u = std::clamp(command, -p_.voltage_limit_V, p_.voltage_limit_V);
+    // La·di/dt = u − Ra·i − ke·ω_m with u and ω_m held over the step: exact exponential.
+    const double omega_m = omega / k_gear_;
+    const double i_steady = (u - p_.back_emf_V_s_per_rad * omega_m) / p_.resistance_ohm;
+    double i_mean = i_steady;
+    if (p_.inductance_H > 0.0) {
+      const double rate = p_.resistance_ohm / p_.inductance_H;
+      const double decay = std::exp(-rate * h_s);
+      i_mean = i_steady + (drive.current_A - i_steady) * (1.0 - decay) / (rate * h_s);
+      drive.current_A = i_steady + (drive.current_A - i_steady) * decay;
+    } else {
+      drive.current_A = i_steady;
+    }
+    d->ctrl[drive_[ui]] = p_.torque_constant_N_m_per_A * i_mean / k_gear_;  // τ_i on the wheel
+    const bool saturated = u != command;
+    const double antiwindup = saturated && p_.ki_V_per_rad > 0.0 && p_.antiwindup_time_s > 0.0
+                                  ? (u - command) / (p_.ki_V_per_rad * p_.antiwindup_time_s)
+                                  : 0.0;
+    drive.integral_rad += h_s * (e + antiwindup);
+    drive.error_rad_per_s = e;
+    drive.voltage_V = u;
+  }
+  first_step_ = false;
+}
+
+void RobotinoRoseController::write_outputs(const mjModel* m, const mjData* d, double t_s,
+                                           std::span<double> out) const {
+  const robotino::ReferenceState ref = robotino::rose_reference_state(rose_, t_s);
+  const Chassis c = chassis(m, d);
+  out[0] = ref.pose.x_m;
+  out[1] = ref.pose.y_m;
+  out[2] = ref.pose.phi_rad;
+  out[3] = c.x_m - ref.pose.x_m;
+  out[4] = c.y_m - ref.pose.y_m;
+  out[5] = c.phi_rad - ref.pose.phi_rad;
+  for (int i = 0; i < kWheels; ++i) {
+    const auto ui = static_cast<std::size_t>(i);
+    const double omega = d->qvel[axle_qvel_[ui]];
+    const double phi_i = c.phi_rad + kRobotinoAxleOffset_rad[ui];
+    out[6 + ui] = omega;
+    out[9 + ui] = wheel_reference(i, ref, c)[0];
+    out[12 + ui] = drives_[ui].current_A;
+    out[15 + ui] = drives_[ui].voltage_V;
+    // The no-slip residual (robotino's K1): v_C·y_i + R·Ω + Rw·ω_i, 0 for a wheel that rolls.
+    out[18 + ui] = -c.vx_m_per_s * std::sin(phi_i) + c.vy_m_per_s * std::cos(phi_i) +
+                   p_.geometry.wheel_distance_m * c.omega_rad_per_s + p_.geometry.wheel_radius_m * omega;
+  }
+}
+
+}  // namespace cosim::dynamics
