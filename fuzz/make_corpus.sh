@@ -67,11 +67,16 @@ done
 # URDF robots, marked by the first line "URDF" (scene_fuzz.cpp loads the rest as a URDF beside
 # the meshes and packages of tests/data/scenes/urdf): every joint type (joints.urdf), a mesh of
 # each format and path kind (meshes.urdf), a cycle, two parents, a missing package, a mesh
-# outside the folder, an unknown joint type, and the smallest robot.
+# outside the folder, an unknown joint type, and the smallest robot. Then what urdfdom's TinyXML
+# and pugixml read differently (found by the fuzzer, refused by the reader): a link name with an
+# unknown entity (TinyXML drops the '&'), a processing instruction hiding a link from pugixml.
 for f in joints meshes bad_cycle bad_two_parents bad_missing_package bad_mesh_outside bad_joint_type; do
   { echo URDF; cat "$scenes/urdf/$f.urdf"; } >"$corpus/scene/urdf_$f.urdf"
 done
 printf 'URDF\n<robot name="one"><link name="base"/></robot>\n' >"$corpus/scene/urdf_one_link.urdf"
+printf 'URDF\n<robot name="bad">\n  <link name="u&pper"/>\n</robot>\n' >"$corpus/scene/urdf_bad_entity_name.urdf"
+printf 'URDF\n<robot name="r">\n  <link name="y"/>\n  <?a ><link name="x"/><joint name="j" type="fixed"><parent link="y"/><child link="x"/></joint><? ?>\n</robot>\n' \
+  >"$corpus/scene/urdf_bad_processing_instruction.urdf"
 
 # params: files as users write them (every key of both backends at its default, the
 # documented syntax: comments, blanks, '+', exponents), and common mistakes.

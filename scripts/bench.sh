@@ -186,7 +186,8 @@ if [[ $what == all || $what == robotino ]]; then
 fi
 
 if [[ $what == all || $what == mujoco ]]; then
-  if "$bin/cosim-dynamics" --list-backends | grep -q '^mujoco'; then
+  backends=$("$bin/cosim-dynamics" --list-backends)  # (grep -q on the pipe would cut it: SIGPIPE)
+  if grep -q '^mujoco' <<< "$backends"; then
     model=$root/scenes/robotino/mujoco/robotino.xml
     h=$(grep -o 'timestep="[^"]*"' "$model" | head -1 | cut -d'"' -f2)
     echo "== mujoco backend, the Robotino MJCF (h = $h s), 10 s of the rose; 3 rounds, alternated, median"

@@ -6,8 +6,9 @@
 # 4.5 s, with the report plots of its contact and of the two trackers' difference.
 # The Mecanum platforms: seed 003's three-wheel robot on its figure-eight (mecanum3vw) and seed
 # 002's four-wheel platform on its manoeuvre (mecanum4, reduced and roller-level wheels), with the
-# speed plot of the manoeuvre.
-#   scripts/docs_screenshots.sh [robotino|omniwheel|mecanum|all] [BUILD_DIR]
+# speed plot of the manoeuvre. The Robotino in MuJoCo (mujoco backend, scenes/robotino/mujoco/)
+# at t = 2 s, and its deviation from the rose beside the robotino backend's over 50 s.
+#   scripts/docs_screenshots.sh [robotino|omniwheel|mecanum|mujoco|all] [BUILD_DIR]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 what=${1:-all}
@@ -103,3 +104,17 @@ if [[ $what == all || $what == mecanum ]]; then
 fi
 
 echo "docs/screenshots and docs/report regenerated"
+
+if [[ $what == all || $what == mujoco ]]; then
+  model=(--backend mujoco --param model=robotino/mujoco/robotino.xml --scene "$root/scenes/robotino")
+  "$bin/cosim-dynamics" "${model[@]}" --duration 4 --fps 25 --channel "fifo:$work/fifo-mj" --out "$work/mj-view" \
+    --progress never -q &
+  "$bin/cosim-visual" --channel "fifo:$work/fifo-mj" --out "$work/mj-view" --offscreen --size 640x360 \
+    --screenshot-every 50 -q
+  wait
+  cp "$work/mj-view/screenshots/frame_000050.png" "$docs/screenshots/robotino_mujoco.png"
+  "$bin/cosim-dynamics" "${model[@]}" --channel none --out "$work/mujoco" --progress never -q
+  "$bin/cosim-dynamics" --backend robotino --channel none --out "$work/robotino" --progress never -q
+  "$bin/cosim-report" "$work/mujoco" --compare "$work/robotino" >/dev/null
+  cp "$work/mujoco/plots/deviation.png" "$docs/report/mujoco_vs_robotino.png"
+fi

@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 using std::string_view;
 
 constexpr std::size_t kMaxFrames = 100000;    // bounds instance fan-out ("billion laughs")
-constexpr std::size_t kMaxPlaced = 1000000;   // geometries placed by all assemblies + renders
+constexpr std::size_t kMaxPlaced = 100000;    // geometries placed by all assemblies + renders (each copied with its pose)
 constexpr std::size_t kMaxElements = 1000000;  // geometries + assemblies + renders + probes
 // |axis| may differ from 1 by rounding of the reader's normalisation (a few ulp); more means
 // the reader forgot to normalise.

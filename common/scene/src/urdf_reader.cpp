@@ -1,12 +1,21 @@
 // The URDF scene reader (docs/scenes.md "URDF scenes"): urdfdom parses the robot; pugixml
 // (XmlFile) finds the line of every link, joint and material, which urdfdom does not report;
 // SceneBuilder checks what comes out. Internal to cosim::scene, built only with urdfdom.
+//
+// Both parsers must read the same links and joints by the same names: urdfdom's names are
+// looked up among pugixml's elements. Their XML parsers differ (urdfdom 3 uses TinyXML, which
+// drops the '&' of an unknown entity, decodes character references by its own rules and ends
+// a processing instruction or <!DOCTYPE> at its first '>'), so the reader refuses what they
+// could read differently: names and link references written other than as plain scene names,
+// processing instructions and <!DOCTYPE>.
 
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -118,12 +127,16 @@ class UrdfReader {
   using ElementMap = std::map<std::string, pugi::xml_node, std::less<>>;
 
   void add_package_path(std::span<const fs::path> given);
+  void refuse_markup_read_differently() const;
   void index_elements();
-  void add_named(ElementMap& map, pugi::xml_node el, const char* what);
+  string_view written(pugi::xml_node el, pugi::xml_attribute attr) const;
+  void check_name(pugi::xml_node el, const char* what) const;
+  void add_named(ElementMap& map, pugi::xml_node el, const char* what, bool scene_name);
   void check_joint(pugi::xml_node el, ElementMap& parent_joint);
   void refuse_cycles(pugi::xml_node robot, const ElementMap& parent_joint) const;
   urdf::ModelInterfaceSharedPtr parse_model() const;
   [[noreturn]] void fail_urdfdom(const std::vector<std::string>& errors) const;
+  void check_same_elements(const urdf::ModelInterface& model) const;
   void add_tree(const urdf::ModelInterface& model);
   int add_link(const urdf::Link& link, int frame);
   int add_joint(const urdf::Joint& joint, int parent_frame);
@@ -195,12 +208,86 @@ void UrdfReader::add_package_path(std::span<const fs::path> given) {
 }
 
 SceneModel UrdfReader::read() && {
+  refuse_markup_read_differently();
   index_elements();
   const urdf::ModelInterfaceSharedPtr model = parse_model();
+  check_same_elements(*model);
   builder_.set_name(robot_);
   add_tree(*model);
   add_side_probes();
   return std::move(builder_).build();
+}
+
+// TinyXML ends a processing instruction and a <!DOCTYPE> at their first '>', pugixml at their
+// real end: what lies between is markup to one parser and skipped by the other (a <link>
+// urdfdom reads and pugixml does not). Neither belongs in a URDF: only the XML declaration is
+// allowed, without '>' in its values. XmlFile's parse skips all three; a second one keeps them.
+void UrdfReader::refuse_markup_read_differently() const {
+  const auto where = [&](std::ptrdiff_t offset) {
+    const auto end = text_.begin() + std::clamp<std::ptrdiff_t>(offset, 0, std::ssize(text_));
+    return SourceLocation{file_, 1 + static_cast<int>(std::count(text_.begin(), end, '\n'))};
+  };
+  pugi::xml_document doc;
+  const pugi::xml_parse_result parsed =
+      doc.load_buffer(text_.data(), text_.size(),
+                      pugi::parse_default | pugi::parse_pi | pugi::parse_declaration | pugi::parse_doctype,
+                      pugi::encoding_utf8);
+  // XmlFile parsed the rest: only a declaration below the top level or a malformed processing
+  // instruction (parsed rather than skipped now) fails here.
+  if (!parsed) throw SceneError(where(parsed.offset), std::string("malformed XML: ") + parsed.description());
+
+  struct Walker final : pugi::xml_tree_walker {
+    pugi::xml_node found;
+    bool for_each(pugi::xml_node& node) override {
+      bool bad = node.type() == pugi::node_pi || node.type() == pugi::node_doctype;
+      if (node.type() == pugi::node_declaration) {
+        for (const pugi::xml_attribute a : node.attributes()) {
+          bad = bad || string_view(a.value()).find('>') != string_view::npos;
+        }
+      }
+      if (bad) found = node;
+      return !bad;
+    }
+  } walker;
+  doc.traverse(walker);
+  if (walker.found.type() == pugi::node_doctype) {
+    throw SceneError(where(walker.found.offset_debug()), "<!DOCTYPE> is not read in a URDF");
+  }
+  if (walker.found.type() == pugi::node_pi) {
+    throw SceneError(where(walker.found.offset_debug()),
+                     "processing instruction <?" + std::string(walker.found.name()) +
+                         " ...?> is not read in a URDF (only the XML declaration <?xml ...?>)");
+  }
+  if (walker.found) {
+    throw SceneError(where(walker.found.offset_debug()), "'>' inside the XML declaration");
+  }
+}
+
+// An attribute's value as written, before pugixml replaced references and white space:
+// XmlFile parsed its copy of text_ in place, so the value starts at the same offset in text_,
+// right after its opening quote.
+string_view UrdfReader::written(pugi::xml_node el, pugi::xml_attribute attr) const {
+  if (!attr) return {};
+  const std::ptrdiff_t element = el.offset_debug();  // offset of el.name()
+  const auto address = [](const char* p) { return static_cast<std::ptrdiff_t>(reinterpret_cast<std::uintptr_t>(p)); };
+  const std::ptrdiff_t at = element + (address(attr.value()) - address(el.name()));
+  if (element < 0 || at < 1 || at > std::ssize(text_) || (text_[at - 1] != '"' && text_[at - 1] != '\'')) {
+    return attr.value();
+  }
+  const std::size_t end = std::min(text_.find(text_[at - 1], static_cast<std::size_t>(at)), text_.size());
+  return string_view(text_).substr(static_cast<std::size_t>(at), end - static_cast<std::size_t>(at));
+}
+
+// The robot's, a link's or a joint's name becomes a scene name (docs/scenes.md "Names and
+// scopes"), written as is: plain name characters read alike in TinyXML and pugixml.
+void UrdfReader::check_name(pugi::xml_node el, const char* what) const {
+  const pugi::xml_attribute name = el.attribute("name");
+  const string_view as_written = written(el, name);
+  if (!valid_name(as_written)) {
+    xml_.fail(name, el, std::string("bad ") + what + " name " + in_quotes(as_written) +
+                            ": use letters, digits, '_', '-', '.' (not first), written as is (no entity or "
+                            "character references)");
+  }
 }
 
 // Every link, joint and top-level material by name, with the checks whose urdfdom messages
@@ -214,12 +301,13 @@ void UrdfReader::index_elements() {
   if (!name || util::trim(name.value()).empty()) {
     xml_.fail(robot, "missing required attribute 'name' on <robot>");
   }
+  check_name(robot, "robot");
   robot_ = name.value();
   for (pugi::xml_node el : robot.children()) {
     const string_view kind = el.name();
-    if (kind == "link") add_named(links_, el, "link");
-    if (kind == "joint") add_named(joints_, el, "joint");
-    if (kind == "material") add_named(materials_, el, "material");
+    if (kind == "link") add_named(links_, el, "link", true);
+    if (kind == "joint") add_named(joints_, el, "joint", true);
+    if (kind == "material") add_named(materials_, el, "material", false);
   }
   if (links_.empty()) xml_.fail(robot, "robot " + in_quotes(robot_) + " has no <link>");
   ElementMap parent_joint;  // child link -> its joint
@@ -259,9 +347,12 @@ void UrdfReader::refuse_cycles(pugi::xml_node robot, const ElementMap& parent_jo
   }
 }
 
-void UrdfReader::add_named(ElementMap& map, pugi::xml_node el, const char* what) {
+// Links and joints have scene names (check_name); materials any name: only pugixml's reading
+// of those is used.
+void UrdfReader::add_named(ElementMap& map, pugi::xml_node el, const char* what, bool scene_name) {
   const pugi::xml_attribute name = el.attribute("name");
   if (!name) xml_.fail(el, std::string("missing required attribute 'name' on <") + what + ">");
+  if (scene_name) check_name(el, what);
   const auto [it, added] = map.try_emplace(name.value(), el);
   if (!added) {
     xml_.fail(name, el, std::string("duplicate ") + what + " " + in_quotes(name.value()) +
@@ -283,9 +374,13 @@ void UrdfReader::check_joint(pugi::xml_node el, ElementMap& parent_joint) {
     const pugi::xml_node ref = el.child(role);
     const pugi::xml_attribute link = ref.attribute("link");
     if (!link) fail(ref ? ref : el, what, std::string("missing <") + role + " link=\"...\">");
-    if (links_.find(link.value()) == links_.end()) {
-      fail(ref, what, std::string(role) + " link " + in_quotes(link.value()) +
-                          " is not a link of robot " + in_quotes(robot_));
+    // Looked up as written: link names are plain (check_name), so a reference found is plain too
+    // and TinyXML reads it the same.
+    const string_view as_written = written(ref, link);
+    if (links_.find(as_written) == links_.end()) {
+      fail(ref, what, std::string(role) + " link " + in_quotes(as_written) + " is not a link of robot " +
+                          in_quotes(robot_) +
+                          (as_written == link.value() ? "" : " (link names are written as is, without references)"));
     }
   }
   const pugi::xml_node child = el.child("child");
@@ -333,6 +428,32 @@ void UrdfReader::fail_urdfdom(const std::vector<std::string>& errors) const {
     i = end;
   }
   fail(xml_.root(), "robot " + in_quotes(robot_), "urdfdom: " + all);
+}
+
+// What the checks before parsing make so, checked: urdfdom read the links and joints pugixml
+// did, by the same names, each joint between the same links. The lookups by urdfdom's names
+// below (links_, joints_, joint_position_) rely on it.
+void UrdfReader::check_same_elements(const urdf::ModelInterface& model) const {
+  const auto differ = [&](pugi::xml_node el, const std::string& what) {
+    fail(el, what, "urdfdom (TinyXML) reads it differently from pugixml");
+  };
+  for (const auto& [name, el] : links_) {
+    if (!model.links_.contains(name)) differ(el, "link " + in_quotes(name));
+  }
+  for (const auto& [name, el] : joints_) {
+    const auto joint = model.joints_.find(name);
+    if (joint == model.joints_.end() ||
+        joint->second->parent_link_name != el.child("parent").attribute("link").value() ||
+        joint->second->child_link_name != el.child("child").attribute("link").value()) {
+      differ(el, "joint " + in_quotes(name));
+    }
+  }
+  if (model.links_.size() != links_.size() || model.joints_.size() != joints_.size()) {
+    fail(xml_.root(), "robot " + in_quotes(robot_),
+         "urdfdom (TinyXML) read " + std::to_string(model.links_.size()) + " links and " +
+             std::to_string(model.joints_.size()) + " joints, pugixml " + std::to_string(links_.size()) + " and " +
+             std::to_string(joints_.size()));
+  }
 }
 
 // Depth first from the root link, a link's child joints in document order: the joint order

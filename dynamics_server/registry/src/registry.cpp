@@ -35,7 +35,8 @@ constexpr BackendEntry kRegistry[] = {
 #ifdef COSIM_HAVE_MUJOCO
     {"mujoco",
      "Any MJCF or URDF model stepped by MuJoCo at its own timestep: hinge, slide and free joints, actuators "
-     "driven from a reference CSV; by default a pendulum (--param model=FILE, trajectory=CSV)",
+     "driven from a reference CSV or by the model's controller (robotino/mujoco/robotino.xml: the Robotino "
+     "with the robotino PID); by default a pendulum (--param model=FILE, trajectory=CSV)",
      "pendulum", {.dynamics = true, .energy_balance = false},
      &mujoco_param_specs, &make_mujoco_backend},
 #endif

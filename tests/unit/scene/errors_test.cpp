@@ -139,8 +139,8 @@ TEST(SceneErrors, FolderWithoutProject) {
 }
 
 TEST(SceneErrors, AssemblyBlowUpIsCapped) {
-  expect_error("bad_assembly_blowup", "robots/R.xml", 21,
-               "assemblies place more than 1000000 geometries in total");
+  expect_error("bad_assembly_blowup", "robots/R.xml", 18,
+               "assemblies place more than 100000 geometries in total");
 }
 
 TEST(SceneErrors, NoSuchPath) {

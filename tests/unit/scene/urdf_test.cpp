@@ -346,6 +346,10 @@ struct TempUrdf {
     fs::copy_file(urdf_dir() / "meshes/box.stl", dir / "meshes/box.stl");
   }
   ~TempUrdf() { fs::remove_all(dir); }
+  fs::path write_text(const std::string& text) const {
+    std::ofstream(dir / "r.urdf") << text;
+    return dir / "r.urdf";
+  }
   fs::path write(const std::string& mesh_uri) const {
     std::ofstream(dir / "r.urdf") << "<robot name=\"r\">\n  <link name=\"l\">\n    <visual><geometry>\n"
                                   << "      <mesh filename=\"" << mesh_uri << "\"/>\n"
@@ -445,6 +449,65 @@ TEST(UrdfErrors, LinkWithTwoParents) {
 }
 TEST(UrdfErrors, CycleOfJoints) {
   expect_error("bad_cycle.urdf", "bad_cycle.urdf", 3, "link 'b': not connected to the root link 'a'");
+}
+
+// urdfdom's TinyXML and pugixml read some XML differently; each such input is one error at its
+// line instead of a failed lookup of urdfdom's name among pugixml's elements.
+void expect_text_error(const std::string& text, int line, const std::string& message_part) {
+  const TempUrdf t("text");
+  const fs::path urdf = t.write_text(text);
+  expect_scene_error(urdf, fs::canonical(urdf), line, message_part);
+}
+constexpr const char* kWrittenAsIs =
+    ": use letters, digits, '_', '-', '.' (not first), written as is (no entity or character references)";
+
+// The fuzzer's input (fuzz/corpus/scene/urdf_bad_entity_name.urdf): TinyXML drops the '&' of
+// an unknown entity ("upper"), pugixml keeps it ("u&pper"); this was std::out_of_range.
+TEST(UrdfErrors, LinkNameWithAnEntityIsNotAName) {
+  expect_text_error("<robot name=\"bad\">\n  <link name=\"u&pper\"/>\n</robot>\n", 2,
+                    std::string("bad link name 'u&pper'") + kWrittenAsIs);
+}
+TEST(UrdfErrors, JointRobotAndReferencedNamesAreWrittenAsIs) {
+  const std::string two_links = "<robot name=\"r\">\n  <link name=\"a\"/>\n  <link name=\"b\"/>\n";
+  expect_text_error(two_links +
+                        "  <joint name=\"e&lbow\" type=\"fixed\"><parent link=\"a\"/><child link=\"b\"/></joint>\n"
+                        "</robot>\n",
+                    4, std::string("bad joint name 'e&lbow'") + kWrittenAsIs);
+  // A character reference to a name character: both read 'a' here, but not every such number alike.
+  expect_text_error("<robot name=\"r\">\n  <link name=\"&#97;\"/>\n</robot>\n", 2,
+                    std::string("bad link name '&#97;'") + kWrittenAsIs);
+  expect_text_error("<robot\n  name=\"my robot\">\n  <link name=\"a\"/>\n</robot>\n", 2,
+                    std::string("bad robot name 'my robot'") + kWrittenAsIs);
+  expect_text_error(two_links + "  <joint name=\"j\" type=\"fixed\"><parent link=\"a\"/>\n"
+                                "    <child link=\"&#98;\"/></joint>\n</robot>\n",
+                    5, "joint 'j': child link '&#98;' is not a link of robot 'r' (link names are written as is, "
+                       "without references)");
+}
+TEST(UrdfErrors, ProcessingInstructionsAndDoctypeAreRefused) {
+  // TinyXML ends <?a ...?> at its first '>': urdfdom read link x and joint j, pugixml neither.
+  expect_text_error("<robot name=\"r\">\n  <link name=\"y\"/>\n  <?a ><link name=\"x\"/><joint name=\"j\" "
+                    "type=\"fixed\"><parent link=\"y\"/><child link=\"x\"/></joint><? ?>\n</robot>\n",
+                    3, "processing instruction <?a ...?> is not read in a URDF");
+  expect_text_error("<?xml version=\"1.0\"?>\n<!DOCTYPE robot [ <!ENTITY e \">\"> ]>\n"
+                    "<robot name=\"r\"><link name=\"a\"/></robot>\n",
+                    2, "<!DOCTYPE> is not read in a URDF");
+  expect_text_error("<?xml version=\"1.0\" a=\">\"?>\n<robot name=\"r\"><link name=\"a\"/></robot>\n", 1,
+                    "'>' inside the XML declaration");
+  expect_text_error("<robot name=\"r\">\n  <?xml version=\"1.0\"?>\n  <link name=\"a\"/>\n</robot>\n", 2,
+                    "malformed XML: ");
+}
+// Material names are only matched by pugixml (urdfdom's reading is not used): any text.
+TEST(UrdfScene, MaterialNamesAreAnyText) {
+  const TempUrdf t("material");
+  const SceneModel m = SceneModel::load(t.write_text(
+      "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<robot name=\"r\">\n"
+      "  <material name=\"r&amp;d \"><color rgba=\"1 0 0 1\"/></material>\n"
+      "  <link name=\"a\"><visual><geometry><box size=\"1 1 1\"/></geometry>\n"
+      "    <material name=\"r&amp;d \"/></visual></link>\n"
+      "</robot>\n"));
+  ASSERT_EQ(m.renders().size(), 1u);
+  const Color rgb = m.renders()[0].rgb;
+  EXPECT_EQ(Vector3d(rgb.r, rgb.g, rgb.b), Vector3d(1, 0, 0));
 }
 
 // Without --scene, the visual side looks for lowercase(Hello.model) under the scenes root; a

@@ -176,8 +176,8 @@ std::string robotino_mjcf(const Params& params, const MjcfOptions& options) {
   x += "  <compiler angle=\"radian\"/>\n";
   // One contact time for floor and rollers alike: MuJoCo mixes the two geoms' solref.
   x += "  <default>\n    <geom solref=\"" + num(options.contact_time_s) + " 1\"/>\n  </default>\n";
-  // Elliptic friction cones and noslip iterations: MuJoCo's soft contacts otherwise creep
-  // under the drive forces; the seed's wheels and rollers roll without slip.
+  // Elliptic friction cones, friction 10x harder than the normal direction (impratio): the
+  // seed's wheels and rollers roll without slip, MuJoCo's soft contacts creep a little.
   x += "  <option timestep=\"" + num(options.timestep_s) +
        "\" integrator=\"Euler\" cone=\"elliptic\" impratio=\"10\" noslip_iterations=\"" +
        std::to_string(options.noslip_iterations) + "\"/>\n";

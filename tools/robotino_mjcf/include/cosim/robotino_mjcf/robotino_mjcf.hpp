@@ -25,8 +25,9 @@ struct MjcfOptions {
   /// Time constant of MuJoCo's soft contacts (solref) [s]: MuJoCo's default 0.02 lets the
   /// rollers sink ~0.3 mm and creep; stiffer needs a step of at most half of it.
   double contact_time_s = 0.004;
-  /// MuJoCo's noslip iterations: friction without the soft constraints' creep.
-  int noslip_iterations = 20;
+  /// MuJoCo's noslip iterations (a post-pass removing the soft friction's creep): 0, since
+  /// 20 changed no figure of the comparison and cost 11 % (scripts/robotino_study.py mujoco).
+  int noslip_iterations = 0;
 };
 
 /// The MJCF text for robotino parameters resolved with robotino_param_specs() (geometry,
