@@ -62,13 +62,17 @@ TEST(RobotinoMujoco, ItsPathDiffersFromTheDaesByNoMoreThanItsContactsSlip) {
   // The slip itself is small: a tenth of a percent of the ~3 m driven would be 3e-3 m per wheel.
   EXPECT_LT(slip_budget_m, 0.05);
   RecordProperty("worst_position_m", std::to_string(worst_position_m));
+  RecordProperty("worst_position_over_slip", std::to_string(worst_ratio));
+  RecordProperty("worst_heading_over_slip", std::to_string(worst_heading_ratio));
   RecordProperty("slip_budget_m", std::to_string(slip_budget_m));
 }
 
 TEST(RobotinoMujoco, TheDrivesTrackTheirReferenceWheelSpeeds) {
-  // The same PID as robotino's: after the first 0.2 s (the currents building up from 0, τ_e =
-  // La/Ra = 1.5 ms, and the chassis settling onto its contacts) each wheel's speed stays within
-  // 1 % of the largest reference speed (13.7 rad/s) of its reference, on average.
+  // The same PID as robotino's (poles near −600 s⁻¹, feed-forward of the reference's load).
+  // After the first 0.2 s (the currents building up from 0 and the chassis settling onto its
+  // contacts) the wheel speeds follow eq. 22 to 0.0024 rad/s rms, the contact chatter the loop
+  // answers; the bound, 0.02 rad/s (0.15 % of the largest reference speed, 13.7 rad/s), is a
+  // regression bound with a factor 8: the path itself is checked against robotino above.
   const auto mujoco = make_robotino_mujoco();
   const std::size_t omega = mujoco->output_index("omega1_rad_per_s");
   const std::size_t omega_ref = mujoco->output_index("omega_ref1_rad_per_s");
@@ -84,7 +88,7 @@ TEST(RobotinoMujoco, TheDrivesTrackTheirReferenceWheelSpeeds) {
     }
   }
   const double rms = std::sqrt(sum_sq / n);
-  EXPECT_LT(rms, 0.137);
+  EXPECT_LT(rms, 0.02);
   RecordProperty("wheel_speed_rms_error_rad_per_s", std::to_string(rms));
 }
 
