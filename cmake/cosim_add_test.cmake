@@ -1,10 +1,13 @@
 # cosim_add_test(<executable> LABEL <unit|integration|render> SOURCES <file>...
-#                [LINKS <target>...] [DEFINES <NAME=value>...] [DEPENDS <program>...] [TIMEOUT <s>])
+#                [LINKS <target>...] [DEFINES <NAME=value>...] [DEPENDS <program>...] [TIMEOUT <s>]
+#                [RESOURCE_LOCK <name>])
 # One GoogleTest executable (gtest_main and gmock linked), its tests discovered into CTest,
 # each carrying LABEL (required: `ctest -L unit` must see every unit test). DEPENDS names
-# the programs an integration suite starts, so they are built first.
+# the programs an integration suite starts, so they are built first. RESOURCE_LOCK: tests that
+# share something (the render suite's X display, where xdotool types into the focused window)
+# never run at the same time under `ctest -j`.
 function(cosim_add_test name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "LABEL;TIMEOUT" "SOURCES;LINKS;DEFINES;DEPENDS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "LABEL;TIMEOUT;RESOURCE_LOCK" "SOURCES;LINKS;DEFINES;DEPENDS")
   if(NOT arg_LABEL OR NOT arg_SOURCES)
     message(FATAL_ERROR "cosim_add_test(${name}): LABEL and SOURCES are required")
   endif()
@@ -22,6 +25,9 @@ function(cosim_add_test name)
   set(properties LABELS ${arg_LABEL})
   if(arg_TIMEOUT)
     list(APPEND properties TIMEOUT ${arg_TIMEOUT})
+  endif()
+  if(arg_RESOURCE_LOCK)
+    list(APPEND properties RESOURCE_LOCK ${arg_RESOURCE_LOCK})
   endif()
   # Cross-built (Windows under Wine): list the tests when CTest runs, not at build time,
   # where a starting wineserver would hold the build's output pipe open.
