@@ -13,6 +13,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${COSIM_FUZZ_BUILD_DIR:-$root/build-fuzz}
 seconds=${1:-30}
+. "$root/scripts/lib/stage.sh"
 [[ $seconds =~ ^[1-9][0-9]*$ ]] || { echo "usage: scripts/fuzz.sh [SECONDS per target]" >&2; exit 2; }
 
 # Packages: scripts/setup.sh installs whatever is missing (it then also builds build/).
@@ -28,7 +29,7 @@ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCOSIM_BUILD_FUZZERS=ON \
   -DCOSIM_BUILD_VISUAL=OFF -DCOSIM_BUILD_TESTS=OFF -DCOSIM_BUILD_BENCHMARKS=OFF >/dev/null
 # Two jobs: this machine has two cores. Only the fuzz targets and what they link.
-cmake --build "$build" --target cosim_fuzzers -j2
+stage "build ${build##*/}" cmake --build "$build" --target cosim_fuzzers -j2
 
 if [ -n "${COSIM_FUZZ_TARGETS:-}" ]; then
   read -r -a targets <<<"$COSIM_FUZZ_TARGETS"
@@ -47,6 +48,7 @@ export UBSAN_OPTIONS="print_stacktrace=1:symbolize=1${symbolizer:+:external_symb
 scratch=$(mktemp -d "$( [ -w /dev/shm ] && echo /dev/shm || echo "$build")/cosim-fuzz.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 
+fuzz_start=$SECONDS
 failed=()
 rows=()
 for name in "${targets[@]}"; do
@@ -87,6 +89,8 @@ for name in "${targets[@]}"; do
   fi
 done
 
+[ -z "${COSIM_STAGE_TIMES:-}" ] ||
+  printf 'fuzz %d targets\t%d\t%d\n' "${#targets[@]}" $((SECONDS - fuzz_start)) "${#failed[@]}" >>"$COSIM_STAGE_TIMES"
 echo
 printf '%-10s %10s %9s %7s %7s %12s  %s\n' target execs "execs/s" cov ft corpus result
 printf '%s\n' "${rows[@]}"

@@ -9,6 +9,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${COSIM_ASAN_BUILD_DIR:-$root/build-asan}
+. "$root/scripts/lib/stage.sh"
 
 # Packages: scripts/setup.sh installs whatever is missing (it then also builds build/).
 for p in cmake ninja-build clang libclang-rt-dev llvm libprotobuf-dev protobuf-compiler libboost-all-dev \
@@ -29,7 +30,7 @@ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
   -DCOSIM_BUILD_VISUAL=OFF -DCOSIM_BUILD_BENCHMARKS=OFF -DCOSIM_BUILD_TESTS=ON >/dev/null
 # Two jobs: this machine has two cores.
-cmake --build "$build" -j2
+stage "build ${build##*/}" cmake --build "$build" -j2
 
 # Every process the tests start (cosim-dynamics, cosim-recorder, cosim-report, cosim.sh)
 # inherits these. abort_on_error: a finding ends the process with SIGABRT, never with an exit
@@ -46,9 +47,9 @@ cd "$build"
 rc=0
 # Unit suites two at a time (CPU-bound, the numeric ones take minutes under the sanitizers);
 # the integration and hostile suites one at a time (real processes and timeouts).
-ctest --output-on-failure --timeout 600 -j2 -L unit "$@" || rc=$?
+stage "tests ${build##*/} unit" ctest --output-on-failure --timeout 600 -j2 -L unit "$@" || rc=$?
 cp Testing/Temporary/LastTest.log Testing/Temporary/LastTest-unit.log
-ctest --output-on-failure --timeout 600 -L "integration|hostile" "$@" || rc=$?
+stage "tests ${build##*/} integration" ctest --output-on-failure --timeout 600 -L "integration|hostile" "$@" || rc=$?
 
 if [ "$rc" -ne 0 ]; then
   # The first lines of each sanitizer report in the failed tests' output: what, where

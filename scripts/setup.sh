@@ -6,6 +6,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${COSIM_BUILD_DIR:-$root/build}
+. "$root/scripts/lib/stage.sh"
 
 packages=(
   cmake ninja-build g++ pkg-config
@@ -26,12 +27,15 @@ if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}" >&2
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo=sudo
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+  install() {
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+  }
+  stage "packages" install
 fi
 
 if [ ! -f "$build/build.ninja" ]; then
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${COSIM_BUILD_TYPE:-Release}" >/dev/null
 fi
 # Two jobs: this machine has two cores and VTK translation units are memory hungry.
-cmake --build "$build" -j2
+stage "build ${build##*/}" cmake --build "$build" -j2

@@ -5,6 +5,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${COSIM_BUILD_DIR:-$root/build}
+. "$root/scripts/lib/stage.sh"
 "$root/scripts/setup.sh"
 cd "$build"
 # The wine suite drives the Windows build: scripts/windows/test.sh runs it. Two at a time, one
@@ -12,7 +13,7 @@ cd "$build"
 run=(ctest --output-on-failure --timeout 600 -j2 -LE wine "$@")
 if [ -z "${DISPLAY:-}" ] && command -v xvfb-run >/dev/null; then
   # Render tests need an X server: VTK 9.1 from Debian renders offscreen through X only.
-  xvfb-run -a -s "-screen 0 1920x1080x24" "${run[@]}"
+  stage "tests ${build##*/}" xvfb-run -a -s "-screen 0 1920x1080x24" "${run[@]}"
 else
-  "${run[@]}"
+  stage "tests ${build##*/}" "${run[@]}"
 fi

@@ -9,6 +9,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${COSIM_WINDOWS_BUILD_DIR:-$root/build-windows}
+. "$root/scripts/lib/stage.sh"
 
 packages=(
   g++-mingw-w64-x86-64-posix wine64 dpkg-dev cmake ninja-build
@@ -24,11 +25,16 @@ if ((${#missing[@]})); then
   echo "windows/build: installing ${missing[*]}" >&2
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo=sudo
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+  install() {
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+  }
+  stage "packages (windows)" install
 fi
 
+sysroot_start=$SECONDS
 sysroot=$("$root/scripts/windows/sysroot.sh")
+[ -z "${COSIM_STAGE_TIMES:-}" ] || printf 'windows sysroot\t%d\t0\n' $((SECONDS - sysroot_start)) >>"$COSIM_STAGE_TIMES"
 if [ ! -f "$build/build.ninja" ] || ! grep -q "COSIM_WINDOWS_SYSROOT:.*=$sysroot\$" "$build/CMakeCache.txt"; then
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/mingw-w64.cmake" -DCOSIM_WINDOWS_SYSROOT="$sysroot" \
@@ -36,4 +42,4 @@ if [ ! -f "$build/build.ninja" ] || ! grep -q "COSIM_WINDOWS_SYSROOT:.*=$sysroot
     -DBoost_NO_BOOST_CMAKE=ON -DBOOST_ROOT="$sysroot" \
     -DProtobuf_PROTOC_EXECUTABLE=/usr/bin/protoc >/dev/null
 fi
-cmake --build "$build" -j2
+stage "build ${build##*/}" cmake --build "$build" -j2

@@ -13,6 +13,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${COSIM_WINDOWS_BUILD_DIR:-$root/build-windows}
 linux_build=${COSIM_BUILD_DIR:-$root/build}
+. "$root/scripts/lib/stage.sh"
 
 "$root/scripts/windows/build.sh"
 "$root/scripts/setup.sh" >&2
@@ -37,7 +38,7 @@ wine64 cmd /c exit </dev/null >/dev/null 2>&1
 
 status=0
 echo "windows/test: unit suites under wine64" >&2
-(cd "$build" && ctest --output-on-failure --timeout 600 -L unit "$@") || status=1
+(cd "$build" && stage "tests ${build##*/} unit (wine)" ctest --output-on-failure --timeout 600 -L unit "$@") || status=1
 echo "windows/test: the Windows programs under Wine, driven from Linux" >&2
-(cd "$linux_build" && COSIM_WINDOWS_BIN="$build/bin" ctest -V --timeout 900 -L wine) || status=1  # -V: the suite prints the Wine figures
+(cd "$linux_build" && COSIM_WINDOWS_BIN="$build/bin" stage "tests wine suite" ctest -V --timeout 900 -L wine) || status=1  # -V: the suite prints the Wine figures
 exit "$status"
