@@ -29,14 +29,14 @@ if [[ $what == all || $what == robotino ]]; then
 run follow follow
 run overview overview
 # A short video of the follow camera with its top-view inset: the first 20 s of the rose,
-# 640x360, for the README (a few hundred KB).
+# 640x360, for the README and docs (a few hundred KB).
 mkdir -p "$docs/video"
 "$bin/cosim-dynamics" --backend robotino --duration 20 --fps 20 --channel "fifo:$work/fifo-video" \
   --out "$work/video" --progress never -q &
 "$bin/cosim-visual" --channel "fifo:$work/fifo-video" --out "$work/video" --offscreen --size 640x360 \
   --video "$work/video/rose.mp4" -q
 wait
-# cosim-visual encodes for quality (7.7 MB); the README's copy is squeezed to ~0.7 MB.
+# cosim-visual encodes for quality (7.7 MB); the docs' copy is squeezed to ~0.7 MB.
 ffmpeg -v error -y -i "$work/video/rose.mp4" -c:v libx264 -crf 30 -preset slow -pix_fmt yuv420p -an \
   "$docs/video/robotino_rose.mp4"
 cp "$work/follow/screenshots/frame_000300.png" "$docs/screenshots/robotino_t15s.png"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Studies of the omniwheel backend (seed 004) for MODEL.md and the README.
+"""Studies of the omniwheel backend (seed 004) for its MODEL.md.
 
     scripts/omniwheel_study.py [--bin build/bin] [--out DIR] STUDY...
 

@@ -63,7 +63,7 @@ class LoopTest : public ::testing::Test {
   }
 
   /// What a live session of channel() keeps in the file system and must remove at its end:
-  /// the FIFOs, the tcp: token file (README, Channels), the shm: segment.
+  /// the FIFOs, the tcp: token file (docs/protocol.md §1), the shm: segment.
   std::vector<std::filesystem::path> channel_files() const {
     const std::string address = channel_.substr(channel_.find(':') + 1);
     if (kind_ == "fifo") return {fifo_dir() / "d2v", fifo_dir() / "v2d"};

@@ -89,7 +89,7 @@ TEST_F(WineTest, RobotinoOverANamedPipeMatchesTheLinuxRun) {
   EXPECT_EQ(json.get<std::string>("status"), "ok");
   EXPECT_EQ(json.get<std::string>("channel"), pipe_channel());
   EXPECT_EQ(json.get<int>("summary.reports_received"), 1000);
-  // The README's Wine figure (Wine's speed, not Windows'): printed, never asserted.
+  // docs/windows.md's Wine figure (Wine's speed, not Windows'): printed, never asserted.
   std::printf("named pipe under Wine, lockstep: rtt_us p50 %.1f p99 %.1f max %.1f; wall %.3f s for 1000 frames\n",
               json.get<double>("summary.rtt_us.p50"), json.get<double>("summary.rtt_us.p99"),
               json.get<double>("summary.rtt_us.max"), json.get<double>("wall_s"));

@@ -32,7 +32,7 @@ using NativeHandle = int;             // a file descriptor
 /// tries one spin every kProbeEvery waits to see if times changed (one core: 28 us).
 /// How SpinPolicy decides, from COSIM_SPIN (adaptive, the default; always: the fixed
 /// kBudget spin of earlier versions; never: sleep at once). Read once per process. For the
-/// benchmarks that compare the three (README, Performance), not for users.
+/// benchmarks that compare the three (docs/performance.md), not for users.
 enum class SpinMode { adaptive, always, never };
 SpinMode spin_mode() noexcept;
 
@@ -82,7 +82,7 @@ class SpinPolicy {
 /// affinity for the move, then restoring it), and the next spin can meet the peer.
 /// Does nothing if `peer_cpu` is not the caller's CPU, is unknown (< 0), or the caller may
 /// use one CPU only (taskset); nothing on Windows. COSIM_MOVE=off turns it off, for the
-/// benchmark that compares (README, Performance).
+/// benchmark that compares (docs/performance.md).
 void move_off_cpu(int peer_cpu) noexcept;
 
 /// State, start time and CPU of a process from /proc/PID/stat, read without allocating (the

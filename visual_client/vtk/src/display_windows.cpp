@@ -1,5 +1,5 @@
 // Windows: VTK renders through WGL on the desktop (offscreen included); there is no X
-// server to check or start. Not built or tested on this project's machines (README, Windows).
+// server to check or start. Not built or tested on this project's machines (docs/windows.md).
 
 #include "cosim/visual/vtk/display.hpp"
 

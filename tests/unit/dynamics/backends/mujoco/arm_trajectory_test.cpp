@@ -25,7 +25,7 @@ namespace {
 const std::filesystem::path kArmDir = std::filesystem::path(COSIM_EXAMPLES_DIR) / "urdf_arm" / "mujoco";
 constexpr std::size_t kJoints = 3;  // yaw, shoulder, elbow: MuJoCo's dof order and the CSV's columns
 
-// The trajectory arm_trajectory.csv samples every 10 ms over 6 s (README): each joint
+// The trajectory arm_trajectory.csv samples every 10 ms over 6 s (examples/urdf_arm/README.md): each joint
 // r(t) = A·(1 − cos(2π·t/T))/2, from rest at 0 out to A and back.
 constexpr std::array<double, kJoints> kAmplitude_rad{1.5, 0.9, -1.4};
 constexpr std::array<double, kJoints> kPeriod_s{6.0, 6.0, 3.0};
