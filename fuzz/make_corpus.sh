@@ -17,7 +17,7 @@ done
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cosim-corpus.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 rm -rf "$corpus"
-mkdir -p "$corpus"/{framing,scene,cosimlog,params,csv}
+mkdir -p "$corpus"/{framing,scene,cosimlog,params,csv,runjson}
 
 # A real session: kinematic backend, 0.3 s at 10 fps, lockstep, with the recorder stub.
 run=$tmp/run
@@ -47,6 +47,9 @@ EOF
 # cosimlog: the recordings of both sides, and a log with only its header.
 cp "$run/frames.cosimlog" "$corpus/cosimlog/frames.cosimlog"
 cp "$run/recorder.cosimlog" "$corpus/cosimlog/recorder.cosimlog"
+# runjson: the run's records, as the dynamics and the recorder wrote them.
+cp "$run/run.json" "$corpus/runjson/run.json"
+cp "$run/recorder.json" "$corpus/runjson/recorder.json"
 head -n 1 "$run/frames.cosimlog" >"$corpus/cosimlog/header_only.cosimlog"
 
 # csv: the run's tables, cut to their header and first rows (the reader's paths are per row),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures the figures of the README's performance table on this machine.
+# Measures the figures of docs/performance.md on this machine.
 #   scripts/bench.sh            all benchmarks
 #   scripts/bench.sh codec      encode + decode of one Frame (Google Benchmark)
 #   scripts/bench.sh roundtrip  FIFO round trip Frame -> ProbeReport with the recorder stub
@@ -25,13 +25,12 @@ work=$(mktemp -d -t cosim-bench.XXXXXX)
 hogs=()  # CPU-bound neighbours of the "channels" benchmark: never left running
 trap 'if [ ${#hogs[@]} -gt 0 ]; then kill "${hogs[@]}" 2>/dev/null || true; fi; rm -rf "$work"' EXIT
 
-json_field() {  # json_field FILE section key  -> value of "key" inside "section" of run.json
-  python3 - "$1" "$2" "$3" <<'PY'
+metric() {  # metric RUN_DIR KEY[.KEY]  -> that value of `cosim-report --json RUN_DIR` (docs/design.md)
+  "$bin/cosim-report" --json "$1" | python3 -c '
 import json, sys
-d = json.load(open(sys.argv[1]))["summary"]
-v = d[sys.argv[2]][sys.argv[3]] if sys.argv[3] != "-" else d[sys.argv[2]]
-print(f"{v:.1f}" if isinstance(v, float) else v)
-PY
+v = json.load(sys.stdin)
+for k in sys.argv[1].split("."): v = v[k]
+print(f"{v:.1f}" if isinstance(v, float) else v)' "$2"
 }
 
 # run_pair NAME DYNAMICS_ARGS... : one co-simulation with the recorder stub; prints wall seconds.
@@ -69,10 +68,10 @@ channel_round_trips() {
       shm)  channel="shm:cosim-bench-$$-$label" ;;
     esac
     run_pair "ch-$kind-$label" --fps 500 --duration 40 --mode lockstep >/dev/null
-    local j="$work/run-ch-$kind-$label/run.json"
+    local j="$work/run-ch-$kind-$label"
     printf '%-5s %-9s rtt_us p50 %6s  p99 %6s  max %8s  (reports %s); CPU %s s per 10000 round trips\n' \
-      "$kind" "$label" "$(json_field "$j" rtt_us p50)" "$(json_field "$j" rtt_us p99)" "$(json_field "$j" rtt_us max)" \
-      "$(json_field "$j" reports_received -)" \
+      "$kind" "$label" "$(metric "$j" rtt_us.p50)" "$(metric "$j" rtt_us.p99)" "$(metric "$j" rtt_us.max)" \
+      "$(metric "$j" reports)" \
       "$(python3 -c "print(f'{$(cpu_of "ch-$kind-$label") * 10000 / $frames:.2f}')")"
   done
   unset channel
@@ -106,8 +105,8 @@ if [[ $what == all || $what == roundtrip ]]; then
   echo "== FIFO round trip Frame -> ProbeReport, recorder stub, lockstep, 20000 frames"
   run_pair rt --fps 500 --duration 40 --mode lockstep >/dev/null
   printf 'rtt_us p50 %s  p99 %s  max %s  (reports %s)\n' \
-    "$(json_field "$work/run-rt/run.json" rtt_us p50)" "$(json_field "$work/run-rt/run.json" rtt_us p99)" \
-    "$(json_field "$work/run-rt/run.json" rtt_us max)" "$(json_field "$work/run-rt/run.json" reports_received -)"
+    "$(metric "$work/run-rt" rtt_us.p50)" "$(metric "$work/run-rt" rtt_us.p99)" \
+    "$(metric "$work/run-rt" rtt_us.max)" "$(metric "$work/run-rt" reports)"
 fi
 
 if [[ $what == all || $what == channels ]]; then
@@ -153,7 +152,7 @@ if [[ $what == loaded ]]; then
       if [[ $kind == *-stay ]]; then export COSIM_MOVE=off; fi
       run_pair "loaded-$kind-$run" --fps 500 --duration 40 --mode lockstep >/dev/null
       unset COSIM_MOVE
-      p50s[$kind]+=" $(json_field "$work/run-loaded-$kind-$run/run.json" rtt_us p50)"
+      p50s[$kind]+=" $(metric "$work/run-loaded-$kind-$run" rtt_us.p50)"
     done
     p50s[raw-fifo]+=" $("$bin/cosim_bench_pingpong" --frame-bytes 239 --report-bytes 66 --count 20000 | sed 's/.*p50 \([0-9.]*\).*/\1/')"
     p50s[raw-tcp]+=" $("$bin/cosim_bench_pingpong" --frame-bytes 239 --report-bytes 66 --count 20000 --tcp 1 | sed 's/.*p50 \([0-9.]*\).*/\1/')"

@@ -3,7 +3,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -16,6 +15,8 @@
 #include "cosim/platform/output_file.hpp"
 #include "cosim/platform/paths.hpp"
 #include "cosim/platform/process.hpp"
+#include "cosim/run/run_folder.hpp"
+#include "cosim/run/visual_summary.hpp"
 #include "cosim/util/clock.hpp"
 #include "cosim/util/errors.hpp"
 #include "private_channel.hpp"
@@ -111,35 +112,18 @@ struct RunFolder {
   bool created = false;
 };
 
-[[noreturn]] void cannot_create(const fs::path& dir, std::error_code ec) {
-  throw util::OutputError(platform::utf8(dir) + ": cannot create: " + platform::error_text(ec));
-}
-
 RunFolder prepare_run_folder(const LaunchOptions& options) {
-  std::error_code ec;
   if (!options.out.empty()) {
     // cosim-dynamics makes the folder itself (and refuses one that holds a run): only its
     // parent here.
     const fs::path out = fs::absolute(platform::path_from_utf8(options.out)).lexically_normal();
+    std::error_code ec;
     fs::create_directories(out.parent_path(), ec);
-    if (ec) cannot_create(out.parent_path(), ec);
+    if (ec) throw util::OutputError(platform::utf8(out.parent_path()) + ": cannot create: " + platform::error_text(ec));
     return {out, false};
   }
-  // runs/ of the current folder, as cosim-dynamics does alone; a new folder even for two
-  // runs started in the same second (create_directory is atomic).
-  const fs::path base = fs::absolute("runs") / (util::utc_compact_timestamp() + "-" + options.backend);
-  fs::create_directories(base.parent_path(), ec);
-  if (ec) cannot_create(base.parent_path(), ec);
-  for (int n = 1; n <= 1000; ++n) {
-    fs::path dir = base;
-    if (n > 1) {
-      dir += "-";  // two steps: GCC 12 warns falsely (-Wrestrict) on "-" + std::to_string(n)
-      dir += std::to_string(n);
-    }
-    if (fs::create_directory(dir, ec)) return {dir, true};
-    if (ec) cannot_create(dir, ec);
-  }
-  throw util::OutputError(platform::utf8(base) + ": 1000 run folders of that name exist already");
+  // runs/ of the current folder, named as cosim-dynamics names it alone.
+  return {run::create_new_run_folder(fs::absolute(run::default_run_dir(options.backend))).dir, true};
 }
 
 /// Removes the private channel's folder when the run is over, however it ends.
@@ -201,23 +185,21 @@ std::vector<std::string> visual_args(const LaunchOptions& options, const std::st
   return args;
 }
 
-/// After a run with cosim-visual: how many frames it rendered, from its log's summary line
-/// ("done: N frames received, R rendered, S skipped"); nothing when there is none.
+/// After a run with cosim-visual: how many frames it showed, from its visual.json; nothing
+/// when there is none (it ended before the frames) or it cannot be read (said).
 void tell_frames_rendered(const fs::path& run_dir) {
-  std::FILE* file = platform::open_file(run_dir / "visual.log", "rb");
-  if (file == nullptr) return;
-  char line[512];
-  unsigned long long received = 0, rendered = 0, skipped = 0;
-  bool found = false;
-  while (std::fgets(line, sizeof line, file) != nullptr) {
-    const char* done = std::strstr(line, "done: ");
-    found = found || (done != nullptr && std::sscanf(done, "done: %llu frames received, %llu rendered, %llu skipped",
-                                                     &received, &rendered, &skipped) == 3);
-  }
-  std::fclose(file);
-  if (found && skipped > 0) {
-    say("cosim-visual showed " + std::to_string(rendered) + " of " + std::to_string(received) + " frames (" +
-        std::to_string(skipped) + " skipped: the dynamics did not wait; --mode lockstep shows every frame)");
+  const fs::path file = run::visual_summary_file(run_dir, "cosim-visual");
+  std::error_code ec;
+  if (!fs::exists(file, ec)) return;
+  try {
+    const run::VisualSummary v = run::read_visual_summary(file);
+    if (v.frames_skipped > 0) {
+      say("cosim-visual showed " + std::to_string(v.frames_shown) + " of " + std::to_string(v.frames_received) +
+          " frames (" + std::to_string(v.frames_skipped) +
+          " skipped: the dynamics did not wait; --mode lockstep shows every frame)");
+    }
+  } catch (const util::CosimError& e) {
+    say(std::string("warning: ") + e.what());
   }
 }
 

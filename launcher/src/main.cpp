@@ -11,6 +11,7 @@
 #include "cosim/platform/console.hpp"
 #include "cosim/platform/paths.hpp"
 #include "cosim/protocol/channel_spec.hpp"
+#include "cosim/protocol/outcome.hpp"
 #include "cosim/scene/scene_locator.hpp"
 #include "cosim/util/cli.hpp"
 #include "cosim/util/errors.hpp"
@@ -102,11 +103,9 @@ int main(int argc, char** argv) {
   if (contact) options.visual_options.emplace_back("--contact");
   try {
     return cosim::launcher::launch(options);
-  } catch (const cosim::util::CosimError& e) {
-    std::fprintf(stderr, "cosim: error: %s\n", e.what());
-    return e.exit_code();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "cosim: internal error: %s\n", e.what());
-    return cosim::util::kExitInternal;
+  } catch (...) {  // the one place cosim catches (STYLE 9), as every program: protocol::outcome_of
+    const cosim::protocol::Outcome outcome = cosim::protocol::outcome_of(std::current_exception());
+    std::fprintf(stderr, "cosim: error: %s\n", outcome.message.c_str());
+    return outcome.exit_code;
   }
 }

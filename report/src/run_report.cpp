@@ -6,16 +6,20 @@
 #include <cstdio>
 #include <fstream>
 #include <initializer_list>
+#include <limits>
 #include <span>
 #include <stdexcept>
 
-#include <boost/property_tree/json_parser.hpp>
-#include <boost/property_tree/ptree.hpp>
-
+#include "cosim/platform/output_file.hpp"
 #include "cosim/platform/paths.hpp"
 #include "cosim/platform/process.hpp"
 #include "cosim/report/plot_axes.hpp"
+#include "cosim/run/run_folder.hpp"
+#include "cosim/run/run_summary.hpp"
 #include "cosim/util/csv_reader.hpp"
+#include "cosim/util/errors.hpp"
+#include "cosim/util/json_writer.hpp"
+#include "cosim/util/text.hpp"
 
 namespace cosim::report {
 
@@ -25,12 +29,6 @@ namespace fs = std::filesystem;
 
 /// Seconds of initial transient left out of the deviation figures (seed 000 Fig. 26c).
 constexpr double kTransient_s = 5.0;
-
-std::string fmt(const char* format, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
 
 util::Summary summary_of(std::span<const double> values) {
   std::vector<double> copy(values.begin(), values.end());
@@ -108,38 +106,26 @@ std::vector<SpeedPhase> speed_phases(const util::CsvTable& t) {
 
 struct Loaded {
   util::CsvTable dynamics, probes;
-  std::vector<std::string> joints;
-  boost::property_tree::ptree run;
+  run::RunSummary run;
 };
 
 Loaded load(const fs::path& run_dir) {
-  Loaded l;
-  const fs::path run_json = run_dir / "run.json";
+  const run::RunFolder folder{run_dir};
   std::error_code ec;
-  const std::string run_json_text = platform::utf8(run_json);
-  if (!fs::is_regular_file(run_json, ec)) {
-    throw std::runtime_error(run_json_text + ": no such file (is " + platform::utf8(run_dir) + " a run folder?)");
+  if (!fs::exists(folder.run_json(), ec)) {
+    throw util::BadInputError(platform::utf8(folder.run_json()) + ": no such file (is " + platform::utf8(run_dir) +
+                              " a run folder?)");
   }
-  // Opened by path, not by name: a narrow file name is read in the ANSI code page on Windows.
-  std::ifstream in(run_json, std::ios::binary);
-  if (!in) throw std::runtime_error(run_json_text + ": cannot open file");
-  try {
-    boost::property_tree::read_json(in, l.run);
-  } catch (const boost::property_tree::json_parser_error& e) {
-    const std::string line = e.line() > 0 ? ":" + std::to_string(e.line()) : "";
-    throw std::runtime_error(run_json_text + line + ": " + e.message());
-  }
-  if (const auto joints = l.run.get_child_optional("joint_names")) {
-    for (const auto& child : *joints) l.joints.push_back(child.second.data());
-  }
-  l.dynamics = util::CsvTable::read(run_dir / "dynamics.csv");
-  l.probes = util::CsvTable::read(run_dir / "probes.csv");
+  Loaded l;
+  l.run = run::read_run_summary(folder.run_json());
+  l.dynamics = util::CsvTable::read(folder.dynamics_csv());
+  l.probes = util::CsvTable::read(folder.probes_csv());
   return l;
 }
 
 /// dynamics.csv column of the joint whose scoped name ends in "/<leaf>", e.g. "Robotino/x_m".
 std::string joint_column(const Loaded& l, const std::string& leaf, const char* unit) {
-  for (const auto& joint : l.joints) {
+  for (const auto& joint : l.run.joint_names) {
     if (joint.size() > leaf.size() && joint.ends_with("/" + leaf)) return joint + unit;
   }
   return "";
@@ -160,10 +146,10 @@ std::string run_gnuplot(const fs::path& dir, const fs::path& script) {
     std::error_code ec;
     fs::remove(err_path, ec);  // made for a gnuplot that never ran
     if (e.program_not_found()) {
-      throw std::runtime_error("the gnuplot program is not installed (Debian: package gnuplot-nox; Windows: gnuplot on PATH): cannot draw " +
+      throw util::BadInputError("the gnuplot program is not installed (Debian: package gnuplot-nox; Windows: gnuplot on PATH): cannot draw " +
                                platform::utf8(script));
     }
-    throw std::runtime_error(std::string(e.what()) + ": cannot draw " + platform::utf8(script));
+    throw util::BadInputError(std::string(e.what()) + ": cannot draw " + platform::utf8(script));
   }
   std::string err;
   {
@@ -209,18 +195,16 @@ std::string header(int w, int h, const std::string& png) {
 RunFacts read_run(const fs::path& run_dir) {
   const Loaded l = load(run_dir);
   RunFacts f;
-  f.run_id = l.run.get<std::string>("run_id", run_dir.filename().string());
-  f.backend = l.run.get<std::string>("backend", "");
-  f.mode = l.run.get<std::string>("mode", "");
-  f.scene = l.run.get<std::string>("scene", "");
-  f.status = l.run.get<std::string>("status", "");
-  f.fps = l.run.get<double>("fps", 0);
-  f.frames_sent = l.run.get<std::uint64_t>("summary.frames_sent", 0);
-  f.frames_skipped = l.run.get<std::uint64_t>("summary.frames_skipped_by_visual", 0);
-  f.overruns = l.run.get<std::uint64_t>("summary.overruns", 0);
-  if (const auto probes = l.run.get_child_optional("probe_names")) {
-    for (const auto& child : *probes) f.probes.push_back(child.second.data());
-  }
+  f.run_id = l.run.run_id;
+  f.backend = l.run.backend;
+  f.mode = l.run.mode;
+  f.scene = l.run.scene;
+  f.status = l.run.status;
+  f.fps = l.run.fps;
+  f.frames_sent = l.run.totals.frames_sent;
+  f.frames_skipped = l.run.totals.frames_skipped_by_visual;
+  f.overruns = l.run.totals.overruns;
+  f.probes = l.run.probe_names;
   if (f.status == "running") {
     f.notes.push_back("run.json still says \"running\": the dynamics ended without finishing it (killed?); "
                       "the figures below cover what was written until then.");
@@ -265,6 +249,57 @@ RunFacts read_run(const fs::path& run_dir) {
   return f;
 }
 
+std::string metrics_json(const RunFacts& f) {
+  util::JsonWriter json;
+  json.field("schema_version", kMetricsSchemaVersion)
+      .field("run_id", f.run_id)
+      .field("backend", f.backend)
+      .field("mode", f.mode)
+      .field("scene", f.scene)
+      .field("status", f.status)
+      .field("fps", f.fps)
+      .field("frames_sent", f.frames_sent)
+      .field("reports", static_cast<std::uint64_t>(f.reports))
+      .field("frames_skipped", f.frames_skipped)
+      .field("overruns", f.overruns)
+      .field("probe_names", std::span<const std::string>(f.probes));
+  util::write_statistics(json, "delay_frames", f.delay_frames);
+  util::write_statistics(json, "delay_sim_s", f.delay_sim_s);
+  util::write_statistics(json, "rtt_us", f.rtt_us);
+  util::write_statistics(json, "diff_same_time_m", f.diff_same_time_m);
+  util::write_statistics(json, "diff_at_arrival_m", f.diff_at_arrival_m);
+  // After the transient; null without a reference or before its end.
+  const bool deviation = f.has_reference && f.reference_rows > 0;
+  const double none = std::numeric_limits<double>::quiet_NaN();
+  json.begin_object("deviation")
+      .field("after_s", kTransient_s)
+      .field("rows", static_cast<std::uint64_t>(f.reference_rows))
+      .field("max_x_m", deviation ? f.max_dev_x_m : none)
+      .field("max_y_m", deviation ? f.max_dev_y_m : none)
+      .field("max_phi_rad", deviation ? f.max_dev_phi_rad : none)
+      .end_object();
+  // Phases keyed by their number (from 1), each with its name: one name may come twice.
+  json.begin_object("speed_phases");
+  for (std::size_t i = 0; i < f.speed_phases.size(); ++i) {
+    const SpeedPhase& ph = f.speed_phases[i];
+    json.begin_object(std::to_string(i + 1))
+        .field("name", ph.name)
+        .field("from_s", ph.from_s)
+        .field("to_s", ph.to_s)
+        .field("rows", static_cast<std::uint64_t>(ph.rows))
+        .field("max_abs_vx_m_per_s", ph.max_abs[0])
+        .field("rms_vx_m_per_s", ph.rms[0])
+        .field("max_abs_vy_m_per_s", ph.max_abs[1])
+        .field("rms_vy_m_per_s", ph.rms[1])
+        .field("max_abs_omega_rad_per_s", ph.max_abs[2])
+        .field("rms_omega_rad_per_s", ph.rms[2])
+        .end_object();
+  }
+  json.end_object();
+  json.field("notes", std::span<const std::string>(f.notes));
+  return json.str();
+}
+
 WrittenReport write_report(const fs::path& run_dir, const RunFacts& f, int w, int h, const fs::path& compare_run) {
   const Loaded l = load(run_dir);
   const bool compare = !compare_run.empty();
@@ -276,12 +311,14 @@ WrittenReport write_report(const fs::path& run_dir, const RunFacts& f, int w, in
         return l.dynamics.has(c.column) && other.dynamics.has(c.column);
       });
   if (compare && !compare_deviation && !compare_difference) {
-    throw std::runtime_error(platform::utf8(compare_run / "dynamics.csv") +
-                             ": nothing to compare with: neither a deviation from a reference after the transient "
+    throw util::BadInputError(platform::utf8(compare_run / "dynamics.csv") +
+                              ": nothing to compare with: neither a deviation from a reference after the transient "
                              "in both runs nor roller1_z_m, roller1_vz_m_per_s, roller1_az_m_per_s2 in both");
   }
   const fs::path plots = run_dir / "plots";
-  fs::create_directories(plots);
+  if (std::error_code ec; !fs::create_directories(plots, ec) && ec) {
+    throw util::OutputError(platform::utf8(plots) + ": cannot create: " + platform::error_text(ec));
+  }
   WrittenReport written;
   const auto emit = [&](const std::string& name, const std::string& body) {
     const fs::path script = plots / (name + ".gp");
@@ -377,7 +414,7 @@ WrittenReport write_report(const fs::path& run_dir, const RunFacts& f, int w, in
                            const std::string& ref, const std::string& title, const char* color) {
       const util::CsvTable& table = run.dynamics;
       const std::string t = col(table, "t_s");
-      return file + " using " + t + ":(column(" + t + ") >= " + fmt("%g", kTransient_s) + " ? column(" +
+      return file + " using " + t + ":(column(" + t + ") >= " + util::format("%g", kTransient_s) + " ? column(" +
              col(table, joint_column(run, leaf, unit)) + ")-column(" + col(table, ref) + ") : NaN) with lines lw 1.5 lc rgb '" +
              color + "' " + (compare ? "title '" + gnuplot_quoted(title) + "' noenhanced" : std::string("notitle"));
     };
@@ -414,7 +451,7 @@ WrittenReport write_report(const fs::path& run_dir, const RunFacts& f, int w, in
       const std::size_t key_chars = std::max(folder_label(run_dir).size(), folder_label(compare_run).size()) + 8;
       t_room.length_px = std::max(40.0, t_room.length_px - kCharWidth_px * static_cast<double>(key_chars));
     }
-    std::string body = "set multiplot layout 3,1 title 'Deviation from the reference, t ≥ " + fmt("%g", kTransient_s) +
+    std::string body = "set multiplot layout 3,1 title 'Deviation from the reference, t ≥ " + util::format("%g", kTransient_s) +
                        " s'\n" + (compare ? "set key outside right top\n" : "") + "set xlabel 't [s]'\n" +
                        axis_commands('x', linear_axis(t_s, t_room, 1.0, "s"));
     for (std::size_t i = 0; i < std::size(quantities); ++i) {
@@ -448,16 +485,16 @@ WrittenReport write_report(const fs::path& run_dir, const RunFacts& f, int w, in
     };
     std::string body = "set multiplot layout 1,2 title 'Probe report delays (" + std::to_string(p.rows()) +
                        " reports)'\nset style fill solid 0.6\nbin(x,w) = w*floor(x/w + 0.5)\n";
-    body += shown(frames, fmt("%g", frames.max) + (frames.max == 1 ? " frame" : " frames")) +
+    body += shown(frames, util::format("%g", frames.max) + (frames.max == 1 ? " frame" : " frames")) +
             "set xlabel 'delay [frames]'\nset ylabel 'reports [per 1-frame bin]'\nset boxwidth 0.8\n" +
             axis_commands('x', frames.x) + axis_commands('y', frames.count) + "plot " + prb + " using (bin(column(" +
             col(p, "delay_frames") + "),1)):(1.0) smooth frequency with boxes lc rgb '#1f77b4' notitle\n";
     // The bin width exactly as binned here (17 digits), so that gnuplot's bins are these.
     body += shown(rtt, with_unit(rtt.max, "µs")) + "set xlabel " +
             gnuplot_lines("round trip Frame → ProbeReport [µs]", 0.5 * w - 20) + "\nset ylabel 'reports [per " +
-            fmt("%g", rtt.bin) + " µs bin]'\nset boxwidth " + fmt("%.17g", 0.8 * rtt.bin) + "\n" +
+            util::format("%g", rtt.bin) + " µs bin]'\nset boxwidth " + util::format("%.17g", 0.8 * rtt.bin) + "\n" +
             axis_commands('x', rtt.x) + axis_commands('y', rtt.count) + "plot " + prb + " using (bin(column(" +
-            col(p, "rtt_us") + ")," + fmt("%.17g", rtt.bin) +
+            col(p, "rtt_us") + ")," + util::format("%.17g", rtt.bin) +
             ")):(1.0) smooth frequency with boxes lc rgb '#ff7f0e' notitle\nunset multiplot\n";
     emit("delay_histogram", body);
   }
@@ -487,7 +524,7 @@ WrittenReport write_report(const fs::path& run_dir, const RunFacts& f, int w, in
       roller_room.add(rollers.max + 0.5);
     }
     Axis roller_axis = linear_axis(roller_room, y_room, 1, "", true);
-    if (rollers.count > 0 && rollers.min == rollers.max) roller_axis.note = "constant: roller " + fmt("%g", rollers.min);
+    if (rollers.count > 0 && rollers.min == rollers.max) roller_axis.note = "constant: roller " + util::format("%g", rollers.min);
     // On the log axis what is > 0 (the note counts the rest); all zero, drawn as it is.
     const std::string slip_values = slip_axis.log ? "(column(" + slip + ") > 0 ? column(" + slip + ") : NaN)" : slip;
     emit("contact", "set multiplot layout 3,1 title 'Contact: roller, axial offset, slip'\nset xlabel 't [s]'\n" +
@@ -518,7 +555,7 @@ WrittenReport write_report(const fs::path& run_dir, const RunFacts& f, int w, in
                      "plot " + dyn + " using " + t + ":" + col(d, "normal_N") + " with lines lc rgb '#1f77b4' notitle\n";
     }
     emit("contact_forces", "set multiplot layout 3,1 title 'Floor and servo reactions (N = M g = " +
-                               fmt("%.6g", d.rows() > 0 ? d.column("normal_N")[0] : 0.0) + " N)'\nset xlabel 't [s]'\n" +
+                               util::format("%.6g", d.rows() > 0 ? d.column("normal_N")[0] : 0.0) + " N)'\nset xlabel 't [s]'\n" +
                                axis_commands('x', time_axis(bounds_of({d.column("t_s")}))) + normal_panel +
                                "set ylabel 'friction [N]'\n" +
                                y_panel(linear_axis(bounds_of({d.column("ft_x_N"), d.column("ft_y_N")}), y_room, 1, "N")) +
@@ -560,8 +597,8 @@ WrittenReport write_report(const fs::path& run_dir, const RunFacts& f, int w, in
     const std::size_t rows = std::min(t.size(), t_other.size());
     for (std::size_t r = 0; r < rows; ++r) {
       if (std::abs(t[r] - t_other[r]) > 1e-9) {
-        throw std::runtime_error(platform::utf8(compare_run / "dynamics.csv") + ": row " + std::to_string(r + 2) +
-                                 " is at t = " + fmt("%.9g", t_other[r]) + " s, this run's at " + fmt("%.9g", t[r]) +
+        throw util::BadInputError(platform::utf8(compare_run / "dynamics.csv") + ": row " + std::to_string(r + 2) +
+                                 " is at t = " + util::format("%.9g", t_other[r]) + " s, this run's at " + util::format("%.9g", t[r]) +
                                  " s: the runs must have the same output times to be compared row by row");
       }
     }
@@ -578,18 +615,18 @@ WrittenReport write_report(const fs::path& run_dir, const RunFacts& f, int w, in
     out << "\n";
     Bounds t_s;
     for (std::size_t r = 0; r < rows; ++r) {
-      out << fmt("%.9g", t[r]);
+      out << util::format("%.9g", t[r]);
       t_s.add(t[r]);
       for (std::size_t c = 0; c < mine.size(); ++c) {
         const double diff = std::abs(mine[c][r] - theirs[c][r]);
         differences[c].max_abs = std::max(differences[c].max_abs, diff);
         differences[c].drawn.add(diff);
-        out << "," << fmt("%.17g", diff);
+        out << "," << util::format("%.17g", diff);
       }
       out << "\n";
     }
     out.close();
-    if (!out) throw std::runtime_error(platform::utf8(table) + ": cannot write");
+    if (!out) throw util::OutputError(platform::utf8(table) + ": cannot write");
     std::string body = "set multiplot layout 3,1 title '|" + gnuplot_quoted(folder_label(run_dir)) + " − " +
                        gnuplot_quoted(folder_label(compare_run)) + "|, roller 1 centre, vertical' noenhanced\n"
                        "set xlabel 't [s]'\n" + axis_commands('x', time_axis(t_s));
@@ -607,7 +644,7 @@ WrittenReport write_report(const fs::path& run_dir, const RunFacts& f, int w, in
   // report.md: the facts, computed from the files, and the plots.
   std::ofstream md(run_dir / "report.md");
   md << "# cosim run " << f.run_id << "\n\n";
-  md << "backend `" << f.backend << "`, mode `" << f.mode << "`, " << fmt("%g", f.fps) << " fps, scene `" << f.scene
+  md << "backend `" << f.backend << "`, mode `" << f.mode << "`, " << util::format("%g", f.fps) << " fps, scene `" << f.scene
      << "`, status **" << f.status << "**\n\n";
   for (const auto& note : f.notes) md << "> **Note:** " << note << "\n\n";
   md << "| count | value |\n|---|---|\n";
@@ -616,8 +653,8 @@ WrittenReport write_report(const fs::path& run_dir, const RunFacts& f, int w, in
      << " |\n\n";
   md << "| quantity | count | p50 | p99 | max |\n|---|---|---|---|---|\n";
   const auto row = [&](const char* name, const util::Summary& s) {
-    md << "| " << name << " | " << s.count << " | " << fmt("%.9g", s.p50) << " | " << fmt("%.9g", s.p99) << " | "
-       << fmt("%.9g", s.max) << " |\n";
+    md << "| " << name << " | " << s.count << " | " << util::format("%.9g", s.p50) << " | " << util::format("%.9g", s.p99) << " | "
+       << util::format("%.9g", s.max) << " |\n";
   };
   row("delay_frames", f.delay_frames);
   row("delay_sim_s", f.delay_sim_s);
@@ -626,21 +663,21 @@ WrittenReport write_report(const fs::path& run_dir, const RunFacts& f, int w, in
   row("diff_at_arrival_m", f.diff_at_arrival_m);
   md << "\n";
   if (f.has_reference && f.reference_rows == 0) {
-    md << "The run is shorter than the initial transient (" << fmt("%g", kTransient_s)
+    md << "The run is shorter than the initial transient (" << util::format("%g", kTransient_s)
        << " s): no deviation from the reference to show.\n\n";
   }
   if (f.has_reference && f.reference_rows > 0) {
-    md << "Deviation from the reference for t ≥ " << fmt("%g", kTransient_s) << " s: max |X − X_ref| = "
-       << fmt("%.3g", f.max_dev_x_m) << " m, max |Y − Y_ref| = " << fmt("%.3g", f.max_dev_y_m)
-       << " m, max |φ − φ_ref| = " << fmt("%.3g", f.max_dev_phi_rad) << " rad.\n\n";
+    md << "Deviation from the reference for t ≥ " << util::format("%g", kTransient_s) << " s: max |X − X_ref| = "
+       << util::format("%.3g", f.max_dev_x_m) << " m, max |Y − Y_ref| = " << util::format("%.3g", f.max_dev_y_m)
+       << " m, max |φ − φ_ref| = " << util::format("%.3g", f.max_dev_phi_rad) << " rad.\n\n";
   }
   if (!f.speed_phases.empty()) {
     md << "Speed errors per phase (each move with the stop after it; max and RMS of |actual − reference|):\n\n"
        << "| phase | from [s] | to [s] | max \\|ΔẊ\\| [m/s] | RMS | max \\|ΔẎ\\| [m/s] | RMS | max \\|Δφ̇\\| [rad/s] | RMS |\n"
        << "|---|---|---|---|---|---|---|---|---|\n";
     for (const auto& ph : f.speed_phases) {
-      md << "| " << ph.name << " | " << fmt("%.3f", ph.from_s) << " | " << fmt("%.3f", ph.to_s);
-      for (std::size_t a = 0; a < 3; ++a) md << " | " << fmt("%.3g", ph.max_abs[a]) << " | " << fmt("%.3g", ph.rms[a]);
+      md << "| " << ph.name << " | " << util::format("%.3f", ph.from_s) << " | " << util::format("%.3f", ph.to_s);
+      for (std::size_t a = 0; a < 3; ++a) md << " | " << util::format("%.3g", ph.max_abs[a]) << " | " << util::format("%.3g", ph.rms[a]);
       md << " |\n";
     }
     md << "\n";
@@ -648,13 +685,13 @@ WrittenReport write_report(const fs::path& run_dir, const RunFacts& f, int w, in
   if (compare_difference) {
     md << "Compared with run `" << folder_label(compare_run) << "` (backend `" << of.backend
        << "`), row by row: max |Δ|";
-    for (const auto& diff : differences) md << (&diff == &differences.front() ? " " : ", ") << diff.column << " " << fmt("%.3g", diff.max_abs);
+    for (const auto& diff : differences) md << (&diff == &differences.front() ? " " : ", ") << diff.column << " " << util::format("%.3g", diff.max_abs);
     md << ".\n\n";
   }
   if (compare_deviation) {
     md << "Compared with run `" << folder_label(compare_run) << "` (backend `" << of.backend
-       << "`): max |X − X_ref| = " << fmt("%.3g", of.max_dev_x_m) << " m, max |Y − Y_ref| = "
-       << fmt("%.3g", of.max_dev_y_m) << " m, max |φ − φ_ref| = " << fmt("%.3g", of.max_dev_phi_rad) << " rad.\n\n";
+       << "`): max |X − X_ref| = " << util::format("%.3g", of.max_dev_x_m) << " m, max |Y − Y_ref| = "
+       << util::format("%.3g", of.max_dev_y_m) << " m, max |φ − φ_ref| = " << util::format("%.3g", of.max_dev_phi_rad) << " rad.\n\n";
   }
   for (const auto& png : written.pngs) {
     md << "![" << png.stem().string() << "](plots/" << png.filename().string() << ")\n\n";

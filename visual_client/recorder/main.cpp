@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,6 +20,7 @@
 #include "cosim/protocol/outcome.hpp"
 #include "cosim/protocol/signals.hpp"
 #include "cosim/protocol/version.hpp"
+#include "cosim/run/visual_summary.hpp"
 #include "cosim/scene/scene_locator.hpp"
 #include "cosim/scene/scene_model.hpp"
 #include "cosim/util/clock.hpp"
@@ -115,16 +117,27 @@ void RecorderRun::execute() {
     source->report(p_WP);
   }
   if (record_) record_->flush();
-  std::string done = std::to_string(source->frames_received()) + " frames, " +
-                     std::to_string(source->frames_skipped()) + " skipped";
-  if (replay_) {
+  cosim::run::VisualSummary summary;
+  summary.program = "cosim-recorder";
+  summary.frames_received = source->frames_received();
+  summary.frames_shown = source->frames_received() - source->frames_skipped();
+  summary.frames_skipped = source->frames_skipped();
+  summary.frames_per_s = std::numeric_limits<double>::quiet_NaN();  // nothing rendered
+  std::string done = std::to_string(summary.frames_received) + " frames, " + std::to_string(summary.frames_skipped) +
+                     " skipped";
+  if (const auto replay = source->replay_comparison()) {
+    summary.replay_reports_compared = replay->reports_compared;
+    summary.replay_max_difference_m = replay->max_difference_m;
     char diff[64];
-    std::snprintf(diff, sizeof diff, "%.3g", replay_->max_difference_to_recording_m());
-    done += "; replayed probes vs recorded reports: " + std::to_string(replay_->reports_compared()) +
+    std::snprintf(diff, sizeof diff, "%.3g", replay->max_difference_m);
+    done += "; replayed probes vs recorded reports: " + std::to_string(replay->reports_compared) +
             " compared, max difference " + diff + " m";
   }
   log_->info("done: " + done);
   if (!options_.quiet) std::printf("cosim-recorder: %s\n", done.c_str());
+  if (!options_.out_dir.empty()) {
+    cosim::run::write_visual_summary(cosim::run::visual_summary_file(options_.out_dir, summary.program), summary);
+  }
 }
 
 int RecorderRun::conclude(const cosim::protocol::Outcome& outcome) noexcept {

@@ -2,15 +2,9 @@
 
 #include <algorithm>
 
-namespace cosim::scene {
+#include "cosim/util/text.hpp"
 
-namespace {
-std::string join(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
-}  // namespace
+namespace cosim::scene {
 
 const char* drive_type_name(DriveType drive) {
   switch (drive) {
@@ -26,16 +20,20 @@ const char* drive_type_name(DriveType drive) {
 
 std::string JointMatch::describe(const std::string& not_listed_phrase, const std::string& list_owner) const {
   std::string out;
-  if (!missing_in_scene.empty()) out += "not in the scene: " + join(missing_in_scene);
+  if (!missing_in_scene.empty()) out += "not in the scene: " + util::join(missing_in_scene);
   if (!missing_in_list.empty()) {
     if (!out.empty()) out += "; ";
-    out += not_listed_phrase + ": " + join(missing_in_list);
+    out += not_listed_phrase + ": " + util::join(missing_in_list);
   }
   for (const DriveMismatch& m : drive_mismatch) {
     if (!out.empty()) out += "; ";
+    std::string where = m.where.file.string();
+    if (m.where.line > 0) {
+      where += ':';  // two steps: GCC 12 warns falsely (-Wrestrict) on ':' + std::to_string(n)
+      where += std::to_string(m.where.line);
+    }
     out += "joint " + m.name + " is " + drive_type_name(m.listed) + " in " + list_owner + ", " +
-           drive_type_name(m.scene) + " in the scene (" + m.where.file.string() +
-           (m.where.line > 0 ? ":" + std::to_string(m.where.line) : "") + ")";
+           drive_type_name(m.scene) + " in the scene (" + where + ")";
   }
   return out;
 }

@@ -7,13 +7,33 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "cosim/platform/output_file.hpp"
+#include "cosim/platform/paths.hpp"
+#include "cosim/util/errors.hpp"
+#include "cosim/util/text.hpp"
+
 namespace cosim::util {
 
 std::string json_quote(std::string_view s) {
   std::string out;
   out.reserve(s.size() + 2);
   out += '"';
-  for (const char c : s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const char c = s[i];
+    const std::size_t n = utf8_sequence_length(s, i);
+    if (n == 0) {
+      // JSON text is UTF-8 (RFC 8259 §8.1): a byte that is not (a command line or a path in
+      // another encoding) is written as U+FFFD, so that every reader can parse the document.
+      out += "\xEF\xBF\xBD";
+      ++i;
+      continue;
+    }
+    if (n > 1) {
+      out.append(s.substr(i, n));
+      i += n;
+      continue;
+    }
+    ++i;
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
@@ -32,6 +52,16 @@ std::string json_quote(std::string_view s) {
   }
   out += '"';
   return out;
+}
+
+JsonWriter& write_statistics(JsonWriter& json, std::string_view key, const Summary& s) {
+  return json.begin_object(key)
+      .field("count", static_cast<std::uint64_t>(s.count))
+      .field("p50", s.p50)
+      .field("p99", s.p99)
+      .field("max", s.max)
+      .field("mean", s.mean)
+      .end_object();
 }
 
 JsonWriter::JsonWriter() : out_("{"), first_{true} {}
@@ -123,14 +153,23 @@ std::string JsonWriter::str() const {
 }
 
 void JsonWriter::write_file(const std::filesystem::path& path) const {
-  const std::filesystem::path tmp = path.string() + ".tmp";
+  std::filesystem::path tmp = path;
+  tmp += ".tmp";
+  const auto fail = [&](const std::string& what) {
+    std::error_code ec;
+    std::filesystem::remove(tmp, ec);
+    throw OutputError(platform::utf8(path) + ": " + what);
+  };
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error(tmp.string() + ": cannot write: " + std::strerror(errno));
+    if (!out) fail("cannot write " + platform::utf8(tmp.filename()) + ": " + std::strerror(errno));
     out << str();
-    if (!out.flush()) throw std::runtime_error(tmp.string() + ": write failed");
+    if (!out.flush()) fail("write failed (disk full?)");
   }
-  std::filesystem::rename(tmp, path);
+  // A rename replaces what was there, a link included, and never leaves a half-written file.
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) fail("cannot replace: " + platform::error_text(ec));
 }
 
 }  // namespace cosim::util

@@ -5,10 +5,7 @@
 
 namespace cosim::util {
 
-namespace {
-
-/// Length of the valid UTF-8 sequence starting at s[i] (1..4), or 0 if it is not one.
-std::size_t utf8_length(std::string_view s, std::size_t i) {
+std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
   const auto b = static_cast<unsigned char>(s[i]);
   std::size_t n = 0;
   unsigned min = 0;
@@ -29,15 +26,13 @@ std::size_t utf8_length(std::string_view s, std::size_t i) {
   return n;
 }
 
-}  // namespace
-
 std::string printable(std::string_view text, std::size_t max_chars) {
   std::string out;
   out.reserve(std::min(text.size(), max_chars) + 16);
   std::size_t chars = 0, i = 0;
   for (; i < text.size() && chars < max_chars; ++chars) {
     const auto b = static_cast<unsigned char>(text[i]);
-    const std::size_t n = utf8_length(text, i);
+    const std::size_t n = utf8_sequence_length(text, i);
     if (n == 1 && b >= 0x20 && b != 0x7F) {
       out += static_cast<char>(b);
     } else if (n > 1) {
@@ -56,6 +51,15 @@ std::string printable(std::string_view text, std::size_t max_chars) {
     i += n > 0 ? n : 1;
   }
   if (i < text.size()) out += "... (" + std::to_string(text.size() - i) + " more bytes)";
+  return out;
+}
+
+std::string join(std::span<const std::string> items, std::string_view separator) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += separator;
+    out += items[i];
+  }
   return out;
 }
 

@@ -18,7 +18,6 @@
 #include "cosim/protocol/signals.hpp"
 #include "cosim/protocol/version.hpp"
 #include "cosim/util/exit_codes.hpp"
-#include "cosim/dynamics/run_folder.hpp"
 #include "run_dynamics.hpp"
 
 namespace {

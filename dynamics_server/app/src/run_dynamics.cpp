@@ -15,8 +15,9 @@
 #include "cosim/dynamics/probe_comparator.hpp"
 #include "cosim/dynamics/probe_kinematics.hpp"
 #include "cosim/dynamics/registry.hpp"
-#include "cosim/dynamics/run_folder.hpp"
 #include "cosim/dynamics/run_record.hpp"
+#include "cosim/run/run_folder.hpp"
+#include "cosim/run/run_summary.hpp"
 #include "cosim/dynamics/server_session.hpp"
 #include "cosim/protocol/channel_spec.hpp"
 #include "cosim/protocol/outcome.hpp"
@@ -26,8 +27,8 @@
 #include "cosim/util/clock.hpp"
 #include "cosim/util/errors.hpp"
 #include "cosim/util/event_log.hpp"
-#include "cosim/util/json_writer.hpp"
 #include "cosim/util/record_file.hpp"
+#include "cosim/util/text.hpp"
 
 namespace cosim::dynamics {
 
@@ -45,28 +46,6 @@ const char* mode_name(v1::Mode mode) {
     case v1::MODE_REALTIME: return "realtime";
     default: return "unspecified";
   }
-}
-
-std::string fmt(const char* format, double a, double b = 0) {
-  char buf[256];
-  std::snprintf(buf, sizeof buf, format, a, b);
-  return buf;
-}
-
-std::string join(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
-
-void add_summary(util::JsonWriter& json, const char* key, const util::Summary& s) {
-  json.begin_object(key)
-      .field("count", static_cast<std::uint64_t>(s.count))
-      .field("p50", s.p50)
-      .field("p99", s.p99)
-      .field("max", s.max)
-      .field("mean", s.mean)
-      .end_object();
 }
 
 /// One run of cosim-dynamics, in the order things happen; each step may throw, and
@@ -98,7 +77,7 @@ class DynamicsRun {
   std::optional<scene::SceneModel> scene_;
   std::optional<ProbeKinematics> kinematics_;
   std::optional<ProbeComparator> comparator_;
-  std::optional<RunFolder> folder_;
+  std::optional<run::RunFolder> folder_;
   std::unique_ptr<util::EventLog> log_;
   std::unique_ptr<util::ReservedFile> run_json_;  // written at the start, replaced at the end
   std::unique_ptr<RunRecord> record_;
@@ -118,16 +97,16 @@ void DynamicsRun::prepare() {
   if (!(options_.rate > 0)) throw util::BadInputError("--rate must be > 0");
   const double frames = std::floor(options_.duration_s * options_.fps + 1e-9);
   if (frames < 1) {
-    throw util::BadInputError(fmt("--duration %g s at --fps %g gives no frame", options_.duration_s, options_.fps));
+    throw util::BadInputError(util::format("--duration %g s at --fps %g gives no frame", options_.duration_s, options_.fps));
   }
   // A run's per-frame and per-row state is preallocated: its size is capped (docs/design.md).
   if (frames > kMaxFrames) {
-    throw util::BadInputError(fmt("--duration %g s at --fps %g", options_.duration_s, options_.fps) +
-                              fmt(" gives more than %.0f frames; shorten the run or lower --fps", kMaxFrames));
+    throw util::BadInputError(util::format("--duration %g s at --fps %g", options_.duration_s, options_.fps) +
+                              util::format(" gives more than %.0f frames; shorten the run or lower --fps", kMaxFrames));
   }
   if (std::floor(options_.duration_s / options_.output_step_s) > kMaxFrames) {
-    throw util::BadInputError(fmt("--duration %g s at --output-step %g s", options_.duration_s, options_.output_step_s) +
-                              fmt(" gives more than %.0f dynamics.csv rows", kMaxFrames));
+    throw util::BadInputError(util::format("--duration %g s at --output-step %g s", options_.duration_s, options_.output_step_s) +
+                              util::format(" gives more than %.0f dynamics.csv rows", kMaxFrames));
   }
   frame_count_ = static_cast<std::uint64_t>(frames);
   channel_ = protocol::parse_channel_spec(options_.channel);  // a bad --channel is bad input, said now
@@ -148,13 +127,13 @@ void DynamicsRun::prepare() {
                       backend_->joint_kinds());
   comparator_.emplace(kinematics_->probe_names().size(), frame_count_);
   notes_.push_back("scene " + scene_->name() + " from " + scene_path_.string() + ", probes: " +
-                   join(kinematics_->probe_names()));
+                   util::join(kinematics_->probe_names()));
 }
 
 void DynamicsRun::execute() {
   prepare();
-  folder_ = options_.out_dir.empty() ? create_new_run_folder(default_run_dir(options_.backend))
-                                     : create_run_folder(options_.out_dir);
+  folder_ = options_.out_dir.empty() ? run::create_new_run_folder(run::default_run_dir(options_.backend))
+                                     : run::create_run_folder(options_.out_dir);
   // run.json first, with room for the final one: a disk that fills during the run cannot
   // take the record of how it ended. 64 KiB is ten times the size of a Robotino run.json.
   run_json_ = std::make_unique<util::ReservedFile>(
@@ -170,7 +149,7 @@ void DynamicsRun::execute() {
     log_->info("channel none: running without a visual side");
   } else {
     log_->info("waiting for the visual side on " + spec.text +
-               fmt(" (timeout %g s)", static_cast<double>(options_.open_timeout.count()) / 1000.0));
+               util::format(" (timeout %g s)", static_cast<double>(options_.open_timeout.count()) / 1000.0));
     session_ = std::make_unique<ServerSession>(
         protocol::open_channel(spec, protocol::ChannelRole::dynamics, options_.open_timeout, protocol::notices_to(*log_)),
         &record_->frames_log(),
@@ -201,7 +180,7 @@ void DynamicsRun::execute() {
   settings.report_timeout = options_.report_timeout;
   settings.progress = options_.progress;
   loop_.emplace(*backend_, *kinematics_, *record_, *comparator_, session_.get(), settings, *log_);
-  log_->info(std::string("running ") + std::to_string(frame_count_) + " frames at " + fmt("%g", options_.fps) +
+  log_->info(std::string("running ") + std::to_string(frame_count_) + " frames at " + util::format("%g", options_.fps) +
              " fps, mode " + mode_name(options_.mode));
   loop_->run();
   loop_->finish();
@@ -224,9 +203,9 @@ int DynamicsRun::conclude(const protocol::Outcome& outcome) noexcept {
   protocol::Outcome ended = outcome;
   if (ended.exit_code == util::kExitInterrupted && loop_) {
     // Where the stop found the run, whichever wait it interrupted.
-    ended.message = fmt("interrupted by a signal at frame %.0f of %.0f", static_cast<double>(loop_->frames_sent()),
+    ended.message = util::format("interrupted by a signal at frame %.0f of %.0f", static_cast<double>(loop_->frames_sent()),
                         static_cast<double>(frame_count_)) +
-                    fmt(" (t = %g s)", backend_->time_s());
+                    util::format(" (t = %g s)", backend_->time_s());
   }
   if (ended.exit_code != util::kExitOk) {
     log_->error(ended.message);
@@ -253,61 +232,51 @@ int DynamicsRun::conclude(const protocol::Outcome& outcome) noexcept {
 
 std::string DynamicsRun::run_json(const protocol::Outcome& outcome, double wall_s) const {
   const ComparisonSummary s = comparator_ ? comparator_->summary() : ComparisonSummary{};
-  util::JsonWriter json;
-  json.field("run_id", folder_->dir.filename().string())
-      .field("status", outcome.status)
-      .field("error", outcome.message)
-      .field("command", options_.command_line)
-      .field("finished_utc", util::utc_iso8601())
-      .field("wall_s", wall_s);
-  json.begin_object("versions")
-      .field("software", protocol::software_version())
-      .field("protocol", protocol::version_string(protocol::kProtocolMajor, protocol::kProtocolMinor))
-      .field("protobuf", google::protobuf::internal::VersionString(GOOGLE_PROTOBUF_VERSION))
-      .end_object();
-  json.field("backend", options_.backend)
-      .field("model", backend_ ? backend_->model_name() : "")
-      .field("scene", scene_path_.string())
-      .field("scene_name", scene_ ? scene_->name() : "")
-      .field("mode", mode_name(options_.mode))
-      .field("fps", options_.fps)
-      .field("rate", options_.rate)
-      .field("duration_s", options_.duration_s)
-      .field("output_step_s", options_.output_step_s)
-      .field("channel", options_.channel)
-      .field("frame_count", frame_count_);
-  json.begin_object("parameters");
+  run::RunSummary r;
+  r.run_id = folder_->dir.filename().string();
+  r.status = outcome.status;
+  r.error = outcome.message;
+  r.command = options_.command_line;
+  r.finished_utc = util::utc_iso8601();
+  r.wall_s = wall_s;
+  r.software_version = protocol::software_version();
+  r.protocol_version = protocol::version_string(protocol::kProtocolMajor, protocol::kProtocolMinor);
+  r.protobuf_version = google::protobuf::internal::VersionString(GOOGLE_PROTOBUF_VERSION);
+  r.backend = options_.backend;
+  r.model = backend_ ? backend_->model_name() : "";
+  r.scene = scene_path_.string();
+  r.scene_name = scene_ ? scene_->name() : "";
+  r.mode = mode_name(options_.mode);
+  r.fps = options_.fps;
+  r.rate = options_.rate;
+  r.duration_s = options_.duration_s;
+  r.output_step_s = options_.output_step_s;
+  r.channel = options_.channel;
+  r.frame_count = frame_count_;
   if (params_) {
     for (const auto& entry : params_->entries()) {
-      json.begin_object(entry.key);
-      if (entry.text) {
-        json.field("value", *entry.text);
-      } else {
-        json.field("value", entry.value);
-      }
-      json.field("unit", entry.unit).field("origin", entry.origin).end_object();
+      r.parameters.push_back({entry.key, entry.text ? run::RunParameter::Value(*entry.text) : entry.value, entry.unit,
+                              entry.origin});
     }
   }
-  json.end_object();
-  if (backend_) json.field("joint_names", std::span<const std::string>(backend_->joint_names()));
-  const std::vector<std::string> no_probes;
-  json.field("probe_names", std::span<const std::string>(kinematics_ ? kinematics_->probe_names() : no_probes));
-  json.begin_object("peer").field("kind", peer_.kind).field("software_version", peer_.software_version)
-      .field("scene", peer_.scene).end_object();
+  if (backend_) r.joint_names = backend_->joint_names();
+  if (kinematics_) r.probe_names = kinematics_->probe_names();
+  r.peer_kind = peer_.kind;
+  r.peer_software_version = peer_.software_version;
+  r.peer_scene = peer_.scene;
   const auto [frames_sent, skipped] = sent_and_skipped(s);
-  json.begin_object("summary")
-      .field("frames_sent", frames_sent)
-      .field("reports_received", s.reports)
-      .field("frames_skipped_by_visual", skipped)
-      .field("overruns", loop_ ? loop_->overruns() : 0)
-      .field("dynamics_csv_rows", record_ ? record_->state_rows() : 0);
-  add_summary(json, "delay_frames", s.delay_frames);
-  add_summary(json, "delay_sim_s", s.delay_sim_s);
-  add_summary(json, "rtt_us", s.rtt_us);
-  add_summary(json, "diff_same_time_m", s.diff_same_time_m);
-  add_summary(json, "diff_at_arrival_m", s.diff_at_arrival_m);
-  json.end_object();
-  return json.str();
+  run::RunTotals& t = r.totals;
+  t.frames_sent = frames_sent;
+  t.reports_received = s.reports;
+  t.frames_skipped_by_visual = skipped;
+  t.overruns = loop_ ? loop_->overruns() : 0;
+  t.dynamics_csv_rows = record_ ? record_->state_rows() : 0;
+  t.delay_frames = s.delay_frames;
+  t.delay_sim_s = s.delay_sim_s;
+  t.rtt_us = s.rtt_us;
+  t.diff_same_time_m = s.diff_same_time_m;
+  t.diff_at_arrival_m = s.diff_at_arrival_m;
+  return run::to_json(r);
 }
 
 std::pair<std::uint64_t, std::uint64_t> DynamicsRun::sent_and_skipped(const ComparisonSummary& s) const {

@@ -7,18 +7,10 @@
 #include <utility>
 
 #include "cosim/dynamics/format_number.hpp"
+#include "cosim/util/text.hpp"
 
 namespace cosim::dynamics {
 namespace {
-
-std::string join(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& name : names) {
-    if (!out.empty()) out += ", ";
-    out += name;
-  }
-  return out;
-}
 
 // Returns the first duplicate name, or nullptr.
 const std::string* first_duplicate(const std::vector<std::string>& names) {
@@ -81,7 +73,7 @@ std::size_t Backend::joint_index(std::string_view joint_name) const {
     if (joint_names_[i] == joint_name) return i;
   }
   throw std::out_of_range("backend " + name_ + " has no joint '" + std::string(joint_name) +
-                          "'; joints: " + join(joint_names_));
+                          "'; joints: " + util::join(joint_names_));
 }
 
 std::size_t Backend::output_index(std::string_view output_name) const {
@@ -89,7 +81,7 @@ std::size_t Backend::output_index(std::string_view output_name) const {
     if (output_names_[i] == output_name) return i;
   }
   throw std::out_of_range("backend " + name_ + " has no output '" + std::string(output_name) +
-                          "'; outputs: " + join(output_names_));
+                          "'; outputs: " + util::join(output_names_));
 }
 
 void Backend::advance_to(double t_s) {

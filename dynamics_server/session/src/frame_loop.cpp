@@ -9,6 +9,7 @@
 
 #include "cosim/util/clock.hpp"
 #include "cosim/util/errors.hpp"
+#include "cosim/util/text.hpp"
 #include "cosim/wire/interrupt.hpp"
 
 namespace cosim::dynamics {
@@ -17,12 +18,6 @@ namespace {
 
 using std::chrono::milliseconds;
 using Clock = std::chrono::steady_clock;
-
-std::string fmt(const char* format, double a, double b = 0, double c = 0) {
-  char buf[256];
-  std::snprintf(buf, sizeof buf, format, a, b, c);
-  return buf;
-}
 
 }  // namespace
 
@@ -65,7 +60,7 @@ void FrameLoop::pace(double t_s) {
   if (late_ns > RealtimePacer::kOverrunNs) {
     ++overruns_;
     if (overruns_ <= 10 || overruns_ % 100 == 0) {
-      log_.warn(fmt("realtime overrun #%.0f: frame at t=%.3f s sent %.1f ms late", static_cast<double>(overruns_), t_s,
+      log_.warn(util::format("realtime overrun #%.0f: frame at t=%.3f s sent %.1f ms late", static_cast<double>(overruns_), t_s,
                     static_cast<double>(late_ns) / 1e6));
     }
     return;
@@ -143,7 +138,7 @@ void FrameLoop::run() {
   wall_start_ = last_progress_ = Clock::now();
   while (k <= settings_.frame_count || n <= output_count) {
     if (wire::stop_requested()) {
-      throw util::InterruptedError(fmt("interrupted by a signal at frame %.0f of %.0f (t = %g s)",
+      throw util::InterruptedError(util::format("interrupted by a signal at frame %.0f of %.0f (t = %g s)",
                                        static_cast<double>(comparator_.last_sent()),
                                        static_cast<double>(settings_.frame_count), backend_.time_s()));
     }

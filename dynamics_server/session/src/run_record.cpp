@@ -12,7 +12,7 @@ constexpr std::size_t kComparisonLeadColumns = 7;  // frame_seq .. frames_skippe
 constexpr std::size_t kComparisonColumnsPerProbe = 3 + 3 + 1 + 3 + 1;
 }  // namespace
 
-RunRecord::RunRecord(const RunFolder& folder, std::span<const std::string> joint_columns,
+RunRecord::RunRecord(const run::RunFolder& folder, std::span<const std::string> joint_columns,
                      std::span<const std::string> probe_names, std::span<const std::string> output_names)
     : probe_count_(probe_names.size()) {
   std::vector<std::string> columns{"t_s"};

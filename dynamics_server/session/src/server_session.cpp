@@ -9,16 +9,6 @@
 
 namespace cosim::dynamics {
 
-namespace {
-
-std::string join(std::span<const std::string> names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
-
-}  // namespace
-
 ServerSession::ServerSession(std::unique_ptr<wire::Channel> channel, wire::CosimLogWriter* record,
                              std::chrono::milliseconds open_timeout, std::chrono::milliseconds io_timeout)
     : connection_(std::move(channel), wire::Direction::to_visual, record),
@@ -60,7 +50,7 @@ const PeerInfo& ServerSession::handshake(const SessionPlan& plan) {
   // The reports come in Welcome's probe order; it must be the order we asked for.
   const std::vector<std::string> reported(welcome.probe_names().begin(), welcome.probe_names().end());
   if (reported != plan.probe_names) {
-    throw util::PeerError("visual side reports probes [" + join(reported) + "], expected [" + join(plan.probe_names) +
+    throw util::PeerError("visual side reports probes [" + util::join(reported) + "], expected [" + util::join(plan.probe_names) +
                           "]");
   }
   peer_.kind = util::printable(welcome.peer_kind());

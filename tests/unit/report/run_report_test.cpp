@@ -18,7 +18,7 @@
 
 #include "cosim/dynamics/probe_comparator.hpp"
 #include "cosim/dynamics/run_record.hpp"
-#include "cosim/util/json_writer.hpp"
+#include "cosim/run/run_summary.hpp"
 
 namespace cosim::report {
 namespace {
@@ -29,7 +29,7 @@ class RunReportTest : public ::testing::Test {
  protected:
   void SetUp() override {
     root_ = platform::make_private_temp_dir("cosim-report-");
-    folder_ = dynamics::create_run_folder(root_ / "run");
+    folder_ = run::create_run_folder(root_ / "run");
   }
   void TearDown() override { fs::remove_all(root_); }
 
@@ -72,18 +72,25 @@ class RunReportTest : public ::testing::Test {
     record.flush();
     expected_ = comparator.summary();
 
-    util::JsonWriter json;
-    json.field("run_id", "test-run").field("status", "ok").field("backend", "kinematic").field("mode", lockstep ? "lockstep" : "free");
-    json.field("scene", "scenes/m").field("fps", 20.0);
-    json.field("joint_names", std::span<const std::string>(std::vector<std::string>{"M/x", "M/y", "M/phi"}));
-    json.field("probe_names", std::span<const std::string>(probes));
-    json.begin_object("summary").field("frames_sent", std::uint64_t{40}).field("frames_skipped_by_visual", std::uint64_t{0})
-        .field("overruns", std::uint64_t{0}).end_object();
-    json.write_file(folder_.run_json());
+    run::RunSummary summary;
+    summary.run_id = "test-run";
+    summary.status = "ok";
+    summary.backend = "kinematic";
+    summary.mode = lockstep ? "lockstep" : "free";
+    summary.scene = "scenes/m";
+    summary.fps = 20.0;
+    summary.joint_names = {"M/x", "M/y", "M/phi"};
+    summary.probe_names = probes;
+    summary.totals.frames_sent = 40;
+    write_summary(summary);
+  }
+
+  void write_summary(const run::RunSummary& summary) {
+    std::ofstream(folder_.run_json(), std::ios::binary) << run::to_json(summary);
   }
 
   fs::path root_;
-  dynamics::RunFolder folder_;
+  run::RunFolder folder_;
   dynamics::ComparisonSummary expected_;
 };
 
@@ -249,10 +256,13 @@ TEST_F(RunReportTest, SpeedErrorsPerPhaseOfAManoeuvre) {
     }
     record.flush();
   }
-  util::JsonWriter json;
-  json.field("run_id", "phases").field("status", "ok").field("backend", "mecanum4");
-  json.field("joint_names", std::span<const std::string>(std::vector<std::string>{"M/x"}));
-  json.write_file(folder_.run_json());
+  run::RunSummary summary;
+  summary.run_id = "phases";
+  summary.status = "ok";
+  summary.backend = "mecanum4";
+  summary.mode = "lockstep";
+  summary.joint_names = {"M/x"};
+  write_summary(summary);
   const RunFacts f = read_run(folder_.dir);
   ASSERT_EQ(f.speed_phases.size(), 2u);
   EXPECT_EQ(f.speed_phases[0].name, "X");
@@ -285,7 +295,8 @@ TEST_F(RunReportTest, ABrokenRunJsonIsNamedWithItsLine) {
     (void)read_run(folder_.dir);
     FAIL() << "no exception";
   } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find(folder_.run_json().string() + ":3"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(folder_.run_json().string() + ": parse error at line 3"), std::string::npos)
+        << e.what();
   }
 }
 

@@ -293,8 +293,9 @@ TEST(ReplaySession, PlaysARecordingAgainAndComparesWithItsReports) {
     replay.report(p_WP);
   }
   EXPECT_EQ(replay.frames_received(), 3u);
-  EXPECT_EQ(replay.reports_compared(), 3u);
-  EXPECT_LE(replay.max_difference_to_recording_m(), 1e-15);  // the same kinematics, same doubles
+  ASSERT_TRUE(replay.replay_comparison());
+  EXPECT_EQ(replay.replay_comparison()->reports_compared, 3u);
+  EXPECT_LE(replay.replay_comparison()->max_difference_m, 1e-15);  // the same kinematics, same doubles
 
   scene::SceneBuilder other;
   other.set_name("Other");

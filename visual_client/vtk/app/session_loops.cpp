@@ -18,7 +18,9 @@
 #include <vtkCommand.h>
 #include <vtkRenderWindowInteractor.h>
 
+#include "cosim/platform/paths.hpp"
 #include "cosim/protocol/version.hpp"
+#include "cosim/run/visual_summary.hpp"
 #include "cosim/scene/scene_locator.hpp"
 #include "cosim/util/errors.hpp"
 #include "cosim/visual/replay_session.hpp"
@@ -252,29 +254,45 @@ void prime_seek(const VisualOptions& options, ReplaySession* replay, const scene
 
 void finish_summary(const VisualOptions& options, const FrameSource& session, util::EventLog& log,
                     std::uint64_t rendered, double render_s, VideoEncoder* video) {
-  const double fps = render_s > 0 ? static_cast<double>(rendered) / render_s : 0;
+  run::VisualSummary summary;
+  summary.program = "cosim-visual";
+  summary.frames_received = session.frames_received();
+  summary.frames_shown = rendered;
+  summary.frames_skipped = session.frames_skipped();
+  summary.frames_per_s = render_s > 0 ? static_cast<double>(rendered) / render_s : 0;
+  if (video != nullptr) {
+    summary.video = platform::utf8(video->file());
+    summary.video_frames = video->frames_written();
+  }
+  const auto replay = session.replay_comparison();
+  if (replay) {
+    summary.replay_reports_compared = replay->reports_compared;
+    summary.replay_max_difference_m = replay->max_difference_m;
+  }
   char line[256];
   std::snprintf(line, sizeof line, "done: %llu frames received, %llu rendered, %llu skipped; %.1f frames/s",
-                static_cast<unsigned long long>(session.frames_received()), static_cast<unsigned long long>(rendered),
-                static_cast<unsigned long long>(session.frames_skipped()), fps);
+                static_cast<unsigned long long>(summary.frames_received),
+                static_cast<unsigned long long>(summary.frames_shown),
+                static_cast<unsigned long long>(summary.frames_skipped), summary.frames_per_s);
   log.info(line);
-  if (video != nullptr) {
-    log.info("video " + video->file().string() + ": " + std::to_string(video->frames_written()) + " frames");
-  }
+  if (video != nullptr) log.info("video " + summary.video + ": " + std::to_string(summary.video_frames) + " frames");
   if (!options.quiet) {
     std::printf("cosim-visual: %llu frames received, %llu rendered, %llu skipped%s%s\n",
-                static_cast<unsigned long long>(session.frames_received()), static_cast<unsigned long long>(rendered),
-                static_cast<unsigned long long>(session.frames_skipped()), video != nullptr ? "; video " : "",
-                video != nullptr ? video->file().c_str() : "");
+                static_cast<unsigned long long>(summary.frames_received),
+                static_cast<unsigned long long>(summary.frames_shown),
+                static_cast<unsigned long long>(summary.frames_skipped), video != nullptr ? "; video " : "",
+                summary.video.c_str());
   }
-  if (const auto* replay = dynamic_cast<const ReplaySession*>(&session)) {
+  if (replay) {
     // As cosim-recorder --replay says it: the probes computed now against the run's reports.
     char diff[160];
     std::snprintf(diff, sizeof diff, "replayed probes vs recorded reports: %llu compared, max difference %.3g m",
-                  static_cast<unsigned long long>(replay->reports_compared()), replay->max_difference_to_recording_m());
+                  static_cast<unsigned long long>(replay->reports_compared), replay->max_difference_m);
     log.info(diff);
     if (!options.quiet) std::printf("cosim-visual: %s\n", diff);
   }
+  // The record the launcher reads (never this log line).
+  if (!options.out_dir.empty()) run::write_visual_summary(run::visual_summary_file(options.out_dir, summary.program), summary);
 }
 
 /// Offscreen: one thread, render then report, then read back and encode while the dynamics

@@ -12,6 +12,7 @@
 
 #include "cosim/dynamics/format_number.hpp"
 #include "cosim/scene/scene_locator.hpp"
+#include "cosim/util/text.hpp"
 #include "mujoco_joints.hpp"
 #include "reference_csv.hpp"
 #include "robotino_controller.hpp"
@@ -91,12 +92,6 @@ std::string time_text(double t_s) {
   return text;
 }
 
-std::string join(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& name : names) out += (out.empty() ? "" : ", ") + name;
-  return out.empty() ? "none" : out;
-}
-
 bool is_default(const Params& params, std::string_view key) {
   for (const Params::Entry& entry : params.entries()) {
     if (entry.key == key) return entry.origin == "default";
@@ -165,7 +160,7 @@ int column_actuator(const mjModel* m, const std::string& name, const std::string
   const int joint = mj_name2id(m, mjOBJ_JOINT, name.c_str());
   if (joint < 0) {
     throw ParamError(where + ": column '" + name + "' is neither an actuator nor a joint of " + model_file +
-                     " (actuators: " + join(actuators) + ")");
+                     " (actuators: " + (actuators.empty() ? std::string("none") : util::join(actuators)) + ")");
   }
   std::vector<int> on_joint;
   for (int a = 0; a < m->nu; ++a) {
@@ -176,7 +171,7 @@ int column_actuator(const mjModel* m, const std::string& name, const std::string
     for (const int a : on_joint) names.push_back(actuators[static_cast<std::size_t>(a)]);
     throw ParamError(where + ": column '" + name + "': joint '" + name + "' of " + model_file + " has " +
                      (on_joint.empty() ? "no actuator; add a <position> or <velocity> actuator on it"
-                                       : "several actuators (" + join(names) + "); name the actuator instead"));
+                                       : "several actuators (" + util::join(names) + "); name the actuator instead"));
   }
   return on_joint.front();
 }

@@ -41,6 +41,16 @@ struct RunFacts {
 /// Reads a run folder. Throws std::runtime_error naming the file on missing or bad input.
 RunFacts read_run(const std::filesystem::path& run_dir);
 
+/// The metrics' schema in metrics_json (`cosim-report --json`): raised when a key changes
+/// meaning or goes away; keys are only added within one version.
+inline constexpr int kMetricsSchemaVersion = 1;
+
+/// The facts as one JSON document (`cosim-report --json`, read by scripts/bench.sh, the study
+/// scripts and sweeps): the run's identity and counts, the statistics of each delay and
+/// difference (count, p50, p99, max, mean; null when there is none), the deviation from the
+/// reference, the per-phase speed errors and the notes. docs/design.md lists the keys.
+std::string metrics_json(const RunFacts& facts);
+
 /// What write_report drew, and what gnuplot said while drawing it.
 struct WrittenReport {
   std::vector<std::filesystem::path> pngs;

@@ -76,7 +76,7 @@ class FrameLoopTest : public ::testing::Test {
     backend_ = entry.make(*params_, 0.0);
     scene_.emplace(scene::SceneModel::load(scene::find_default_scene(entry.default_scene)));
     kinematics_.emplace(*scene_, backend_->joint_names(), std::vector<std::string>{}, "robotino");
-    folder_ = create_run_folder(fresh_dir() / "run");
+    folder_ = run::create_run_folder(fresh_dir() / "run");
     record_ = std::make_unique<RunRecord>(folder_, kinematics_->joint_columns(backend_->joint_names()),
                                           kinematics_->probe_names(), backend_->output_names());
     log_ = std::make_unique<util::EventLog>("test", folder_.event_log(), false);
@@ -131,7 +131,7 @@ class FrameLoopTest : public ::testing::Test {
   std::optional<scene::SceneModel> scene_;
   std::optional<ProbeKinematics> kinematics_;
   std::optional<ProbeComparator> comparator_;
-  RunFolder folder_;
+  run::RunFolder folder_;
   std::unique_ptr<RunRecord> record_;
   std::unique_ptr<util::EventLog> log_;
   LoopSettings settings_;

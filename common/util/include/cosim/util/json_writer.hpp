@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "cosim/util/stats.hpp"
+
 namespace cosim::util {
 
 /// Streaming writer of one pretty-printed JSON document (run.json). Keys keep their
@@ -34,6 +36,10 @@ class JsonWriter {
   std::string out_;
   std::vector<bool> first_;  // per open object: no member written yet
 };
+
+/// The statistics of one quantity as an object under `key`, the same in every record:
+/// count, p50, p99, max, mean (null when count is 0).
+JsonWriter& write_statistics(JsonWriter& json, std::string_view key, const Summary& s);
 
 /// JSON string literal with quotes and escapes.
 std::string json_quote(std::string_view s);

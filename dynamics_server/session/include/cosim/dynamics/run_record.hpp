@@ -12,7 +12,7 @@
 #include <Eigen/Core>
 
 #include "cosim/dynamics/probe_comparator.hpp"
-#include "cosim/dynamics/run_folder.hpp"
+#include "cosim/run/run_folder.hpp"
 #include "cosim/util/csv_writer.hpp"
 #include "cosim/wire/cosimlog.hpp"
 
@@ -25,7 +25,7 @@ class RunRecord {
   /// joint_columns: one dynamics.csv column per backend joint, with its unit;
   /// probe_names: the compared probes; output_names: the backend's outputs, with units.
   /// Throws util::CosimError if a file cannot be created.
-  RunRecord(const RunFolder& folder, std::span<const std::string> joint_columns,
+  RunRecord(const run::RunFolder& folder, std::span<const std::string> joint_columns,
             std::span<const std::string> probe_names, std::span<const std::string> output_names);
 
   /// One dynamics.csv row: t_s, joint values q, dynamic probes p_WP, outputs.

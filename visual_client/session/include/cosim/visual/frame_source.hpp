@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -44,6 +45,13 @@ class FrameSource {
     double rtt_us = 0;
   };
   virtual ReportDelay last_report_delay() const = 0;
+  /// A replay's probes recomputed now against the reports the run recorded: how many were
+  /// compared and the largest difference [m]. Nothing for a live session.
+  struct ReplayComparison {
+    std::uint64_t reports_compared = 0;
+    double max_difference_m = 0;
+  };
+  virtual std::optional<ReplayComparison> replay_comparison() const { return std::nullopt; }
   /// Tells the other side, if there is one, why this side stops. Never throws.
   virtual void fail(int /*exit_code*/, const std::string& /*message*/) noexcept {}
 };

@@ -40,9 +40,10 @@ class ReplaySession final : public FrameSource {
   std::uint64_t frames_received() const override { return frames_shown_; }
   ReportDelay last_report_delay() const override { return delay_; }
   std::uint64_t frames_skipped() const override { return 0; }
-  /// Largest |now − recorded| over the reports compared so far [m]; reports compared.
-  double max_difference_to_recording_m() const { return max_difference_m_; }
-  std::uint64_t reports_compared() const { return compared_; }
+  /// Reports compared so far and the largest |now − recorded| over them [m].
+  std::optional<ReplayComparison> replay_comparison() const override {
+    return ReplayComparison{compared_, max_difference_m_};
+  }
 
   /// Recorded frames and the sim time [s] of the first and the last.
   std::size_t frame_count() const { return frames_in_log_.size(); }
