@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds everything but cosim-visual and the benchmarks with clang, AddressSanitizer
 # (LeakSanitizer included) and UndefinedBehaviorSanitizer into build-asan/, and runs the
-# unit and integration suites there (the render suite needs VTK and is not built). Any
+# unit, integration and hostile suites there (the render suite needs VTK and is not built). Any
 # sanitizer finding aborts the process that made it, so its test fails; at the end the first
 # lines of every report are printed again. Exits with ctest's status.
 #   scripts/sanitize.sh [extra ctest arguments, e.g. -R Lockstep]
@@ -11,14 +11,9 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${COSIM_ASAN_BUILD_DIR:-$root/build-asan}
 . "$root/scripts/lib/stage.sh"
 
-# Packages: scripts/setup.sh installs whatever is missing (it then also builds build/).
-for p in cmake ninja-build clang libclang-rt-dev llvm libprotobuf-dev protobuf-compiler libboost-all-dev \
-         libeigen3-dev libpugixml-dev libsundials-dev libcli11-dev libgtest-dev libgmock-dev gnuplot-nox; do
-  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-    "$root/scripts/setup.sh"
-    break
-  fi
-done
+# Packages (scripts/lib/packages.sh): the same list as scripts/setup.sh's.
+. "$root/scripts/lib/packages.sh"
+stage "packages" ensure_packages linux clang
 
 # -O2: reports keep their lines and the numeric suites (Eigen templates) run ~2× faster than at -O1. Debug keeps
 # assert() on. Errors abort instead of being reported and continued.

@@ -3,13 +3,14 @@
 # Debian's own source packages, into a sysroot cached under $COSIM_WINDOWS_CACHE (default
 # ~/.cache/cosim-windows). The cache key is the Debian source versions (those of the host's
 # -dev packages, so Linux and Windows builds use the same releases), the compiler and this
-# script: a second run with the same key only prints the path. Prints the sysroot on stdout.
+# script's build part: a second run with the same key only redoes the header-only links.
+# Prints the sysroot on stdout.
 #
 #   protobuf   libprotobuf only (the host's protoc, same version, generates the code)
 #   pugixml    static library
 #   sundials   IDA with its serial vector, dense matrix and dense linear solver
 #   googletest gtest and gmock
-#   Boost, Eigen, CLI11: header-only, linked in from the host (only their own folders)
+#   Boost, Eigen, CLI11, nlohmann-json: header-only, linked in from the host (only their own folders)
 #
 # Needs: the packages scripts/windows/build.sh installs.
 set -euo pipefail
@@ -26,12 +27,15 @@ declare -A version
 for s in "${sources[@]}"; do
   version[$s]=$(dpkg-query -W -f='${source:Version}' "${host_package[$s]}")
 done
+# The key covers the script up to the header-only section, which is redone on every run (it
+# only writes links and small CMake files): adding a header-only library rebuilds nothing.
 key=$( { for s in "${sources[@]}"; do echo "$s=${version[$s]}"; done
-         "$cxx" --version | head -1; sha256sum <"$script"; } | sha256sum | cut -c1-16)
+         "$cxx" --version | head -1; sed '/^# --- header-only libraries/,$d' "$script" | sha256sum; } |
+       sha256sum | cut -c1-16)
 sysroot=$cache/sysroot-$key
-if [ -f "$sysroot/.complete" ]; then echo "$sysroot"; exit 0; fi
-
 log() { echo "windows/sysroot: $*" >&2; }
+
+if [ ! -f "$sysroot/.complete" ]; then
 log "building the dependency sysroot $sysroot (once per set of versions)"
 work=$cache/work-$key
 rm -rf "$work" "$sysroot"
@@ -89,14 +93,23 @@ build sundials "$(src_dir sundials)" -DBUILD_STATIC_LIBS=ON -DBUILD_IDA=ON -DBUI
   -DBUILD_FORTRAN_MODULE_INTERFACE=OFF -DSUNDIALS_BUILD_WITH_MONITORING=OFF
 build googletest "$(src_dir googletest)" -DBUILD_GMOCK=ON -DINSTALL_GTEST=ON
 
+{ for s in "${sources[@]}"; do echo "$s ${version[$s]}"; done; } >"$sysroot/VERSIONS"
+touch "$sysroot/.complete"
+rm -rf "$work"
+log "sysroot ready"
+fi
+
 # --- header-only libraries: their own folders only (adding /usr/include would mix glibc's
 # headers into a Windows build), with CMake package files pointing at the sysroot.
-mkdir -p "$sysroot/include" "$sysroot/lib/cmake/Eigen3" "$sysroot/lib/cmake/CLI11"
+mkdir -p "$sysroot/include" "$sysroot/lib/cmake/Eigen3" "$sysroot/lib/cmake/CLI11" "$sysroot/lib/cmake/nlohmann_json"
 ln -sfn /usr/include/boost "$sysroot/include/boost"
 ln -sfn /usr/include/eigen3 "$sysroot/include/eigen3"
 ln -sfn /usr/include/CLI "$sysroot/include/CLI"
+ln -sfn /usr/include/nlohmann "$sysroot/include/nlohmann"
 eigen_version=$(sed -n 's/.*PACKAGE_VERSION "\(.*\)".*/\1/p' /usr/share/eigen3/cmake/Eigen3ConfigVersion.cmake | head -1)
 cli11_version=$(sed -n 's/.*PACKAGE_VERSION "\(.*\)".*/\1/p' /usr/share/cmake/CLI11/CLI11ConfigVersion.cmake | head -1)
+nlohmann_version=$(sed -n 's/^#define NLOHMANN_JSON_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\).*/\2/p' \
+                   /usr/include/nlohmann/detail/abi_macros.hpp | paste -sd. -)
 header_only_package() {  # NAME TARGET INCLUDE_DIR VERSION
   cat >"$sysroot/lib/cmake/$1/$1Config.cmake" <<CONFIG
 # Written by scripts/windows/sysroot.sh: header-only $1 from the host, for the mingw build.
@@ -116,9 +129,5 @@ VERSION
 }
 header_only_package Eigen3 Eigen3::Eigen "$sysroot/include/eigen3" "$eigen_version"
 header_only_package CLI11 CLI11::CLI11 "$sysroot/include" "$cli11_version"
-
-{ for s in "${sources[@]}"; do echo "$s ${version[$s]}"; done; } >"$sysroot/VERSIONS"
-touch "$sysroot/.complete"
-rm -rf "$work"
-log "sysroot ready"
+header_only_package nlohmann_json nlohmann_json::nlohmann_json "$sysroot/include" "$nlohmann_version"
 echo "$sysroot"
