@@ -23,6 +23,8 @@ stage "packages" ensure_packages linux clang
 
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCOSIM_BUILD_FUZZERS=ON \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -gline-tables-only -DNDEBUG" \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -gline-tables-only -DNDEBUG" \
   -DCOSIM_BUILD_VISUAL=OFF -DCOSIM_BUILD_TESTS=OFF -DCOSIM_BUILD_BENCHMARKS=OFF >/dev/null
 # Two jobs: this machine has two cores. Only the fuzz targets and what they link.
 stage "build ${build##*/}" cmake --build "$build" --target cosim_fuzzers -j2

@@ -8,7 +8,12 @@
 #include <cstdio>
 #include <fstream>
 #include <regex>
+#include <sstream>
 
+#include <boost/property_tree/json_parser.hpp>
+#include <boost/property_tree/ptree.hpp>
+
+#include "cosim/run/visual_summary.hpp"
 #include "cosim/util/exit_codes.hpp"
 #include "harness.hpp"
 
@@ -138,6 +143,39 @@ TEST_F(LoopTest, ReportOfALockstepRunHasNoFallbackRangeAndNoGnuplotWarning) {
   const std::string histogram = read_file(run_dir() / "plots" / "delay_histogram.gp");
   EXPECT_NE(histogram.find("set xrange [-0.5:0.5]"), std::string::npos) << histogram;
   EXPECT_NE(histogram.find("set title \"all shown, max 0 frames\""), std::string::npos) << histogram;
+}
+
+TEST_F(LoopTest, ReportJsonPrintsTheMetricsWritesNothingAndRefusesAMistypedRunJson) {
+  auto dynamics = start_dynamics({"--duration", "2", "--fps", "25", "--mode", "lockstep"});
+  auto recorder = start_recorder({});
+  ASSERT_EQ(finish(*recorder, "cosim-recorder"), 0) << recorder->err();
+  ASSERT_EQ(finish(*dynamics, "cosim-dynamics"), 0) << dynamics->err();
+  // The recorder's own record of the session, as the launcher reads it.
+  const run::VisualSummary recorded = run::read_visual_summary(run::visual_summary_file(run_dir(), "cosim-recorder"));
+  EXPECT_EQ(recorded.frames_received, 50u);
+  EXPECT_EQ(recorded.frames_shown + recorded.frames_skipped, 50u);
+
+  Process report(kBinDir / "cosim-report", {"--json", run_dir().string()}, tmp_.path() / "report");
+  ASSERT_EQ(finish(report, "cosim-report", 60), 0) << report.err();
+  boost::property_tree::ptree metrics;
+  std::istringstream text(report.out());
+  boost::property_tree::read_json(text, metrics);
+  const Csv probes = read_csv(run_dir() / "probes.csv");
+  EXPECT_EQ(metrics.get<std::size_t>("reports"), probes.rows.size());
+  EXPECT_EQ(metrics.get<std::size_t>("rtt_us.count"), probes.rows.size());
+  EXPECT_EQ(metrics.get<double>("delay_frames.max"), 0.0);  // lockstep
+  EXPECT_EQ(metrics.get<std::string>("status"), "ok");
+  EXPECT_FALSE(std::filesystem::exists(run_dir() / "report.md")) << "--json writes nothing";
+  EXPECT_FALSE(std::filesystem::exists(run_dir() / "plots"));
+
+  // A run.json edited by hand: one line naming the file and the key, exit 2.
+  std::string json = read_file(run_dir() / "run.json");
+  json.replace(json.find("\"fps\": 25,"), 10, "\"fps\": \"25\",");
+  std::ofstream(run_dir() / "run.json", std::ios::binary | std::ios::trunc) << json;
+  Process refused(kBinDir / "cosim-report", {"--json", run_dir().string()}, tmp_.path() / "refused");
+  EXPECT_EQ(finish(refused, "cosim-report", 10), util::kExitBadInput);
+  EXPECT_EQ(refused.err(), "cosim-report: error: " + (run_dir() / "run.json").string() +
+                               ": key 'fps': expected a number, found a string\n");
 }
 
 TEST_F(LoopTest, ReportOfAMissingRunFolderSaysWhat) {

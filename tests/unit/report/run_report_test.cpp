@@ -16,6 +16,9 @@
 
 #include <gtest/gtest.h>
 
+#include <boost/property_tree/json_parser.hpp>
+#include <boost/property_tree/ptree.hpp>
+
 #include "cosim/dynamics/probe_comparator.hpp"
 #include "cosim/dynamics/run_record.hpp"
 #include "cosim/run/run_summary.hpp"
@@ -122,6 +125,27 @@ TEST_F(RunReportTest, DeviationFromTheReferenceLeavesOutTheTransient) {
   EXPECT_EQ(f.reference_rows, 11u);  // t = 5.0 .. 10.0 s every 0.5 s
   EXPECT_NEAR(f.max_dev_x_m, 0.002, 1e-12);  // not the 0.5 m at t = 1 s
   EXPECT_EQ(f.max_dev_y_m, 0.0);
+}
+
+TEST_F(RunReportTest, MetricsAsJsonAreTheFactsWithTheirUnitsInTheKeys) {
+  write_run();
+  const RunFacts f = read_run(folder_.dir);
+  boost::property_tree::ptree json;
+  std::istringstream text(metrics_json(f));
+  boost::property_tree::read_json(text, json);
+  EXPECT_EQ(json.get<int>("schema_version"), kMetricsSchemaVersion);
+  EXPECT_EQ(json.get<std::string>("run_id"), "test-run");
+  EXPECT_EQ(json.get<std::uint64_t>("frames_sent"), 40u);
+  EXPECT_EQ(json.get<std::uint64_t>("reports"), f.reports);
+  EXPECT_EQ(json.get<double>("rtt_us.max"), f.rtt_us.max);  // shortest round trip: exact
+  EXPECT_EQ(json.get<double>("delay_frames.p99"), f.delay_frames.p99);
+  EXPECT_EQ(json.get<std::uint64_t>("deviation.rows"), 11u);
+  EXPECT_EQ(json.get<double>("deviation.max_x_m"), f.max_dev_x_m);
+  EXPECT_EQ(json.get<double>("deviation.after_s"), 5.0);
+  // A run without a reference: the deviation is null, not 0.
+  RunFacts none = f;
+  none.has_reference = false;
+  EXPECT_NE(metrics_json(none).find("\"max_x_m\": null"), std::string::npos) << metrics_json(none);
 }
 
 TEST_F(RunReportTest, WritesThePlotsAndTheReport) {
