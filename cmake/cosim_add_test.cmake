@@ -12,7 +12,9 @@
 # still include what they use; the header only makes those includes free.
 if(NOT TARGET cosim_test_pch)
   add_library(cosim_test_pch OBJECT ${PROJECT_SOURCE_DIR}/tests/support/src/test_pch.cpp)
-  target_link_libraries(cosim_test_pch PRIVATE GTest::gmock GTest::gtest Eigen3::Eigen)
+  # cosim::platform for its definitions (on Windows NOMINMAX and friends, which GoogleTest's
+  # <windows.h> sees): a header is only used with the macros it was built with.
+  target_link_libraries(cosim_test_pch PRIVATE GTest::gmock GTest::gtest Eigen3::Eigen cosim::platform)
   target_precompile_headers(cosim_test_pch PRIVATE
     <gtest/gtest.h> <gmock/gmock.h> <Eigen/Core> <Eigen/Geometry>
     <algorithm> <array> <chrono> <cmath> <cstdint> <cstdio> <filesystem> <fstream> <functional>
@@ -28,7 +30,7 @@ function(cosim_add_test name)
     message(FATAL_ERROR "cosim_add_test(${name}): unknown arguments ${arg_UNPARSED_ARGUMENTS}")
   endif()
   add_executable(${name} ${arg_SOURCES})
-  target_link_libraries(${name} PRIVATE ${arg_LINKS} GTest::gmock GTest::gtest_main Eigen3::Eigen)
+  target_link_libraries(${name} PRIVATE ${arg_LINKS} GTest::gmock GTest::gtest_main Eigen3::Eigen cosim::platform)
   target_precompile_headers(${name} REUSE_FROM cosim_test_pch)
   if(arg_DEFINES)
     target_compile_definitions(${name} PRIVATE ${arg_DEFINES})

@@ -41,5 +41,8 @@ ensure_packages() {
   local sudo=""
   [ "$(id -u)" -eq 0 ] || sudo=sudo
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+  # --force-unsafe-io: dpkg unpacks without an fsync per file (a fresh machine installs about
+  # 500 packages); a crash mid-install is repaired by running this again.
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq -o Dpkg::Options::=--force-unsafe-io \
+    "${missing[@]}" >/dev/null
 }
