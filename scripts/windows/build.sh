@@ -16,8 +16,10 @@ stage "packages (windows)" ensure_packages windows
 
 sysroot_start=$SECONDS
 sysroot=$("$root/scripts/windows/sysroot.sh")
-[ -z "${COSIM_STAGE_TIMES:-}" ] ||
+# As stage() does: a cached sysroot (under a second) is not listed.
+if [ -n "${COSIM_STAGE_TIMES:-}" ] && [ $((SECONDS - sysroot_start)) -gt 0 ]; then
   printf '%swindows sysroot\t%d\t0\n' "${COSIM_STAGE_PREFIX:-}" $((SECONDS - sysroot_start)) >>"$COSIM_STAGE_TIMES"
+fi
 if [ ! -f "$build/build.ninja" ] || ! grep -q "COSIM_WINDOWS_SYSROOT:.*=$sysroot\$" "$build/CMakeCache.txt"; then
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/mingw-w64.cmake" -DCOSIM_WINDOWS_SYSROOT="$sysroot" \

@@ -136,14 +136,10 @@ RunSummary parse_run_summary(std::string_view json_text, const std::string& wher
   const detail::StrictObject parameters = o.object("parameters");
   for (const auto& [key, value] : parameters.json().items()) {
     const detail::StrictObject p = parameters.object(key);
-    RunParameter parameter{key, 0.0, p.text("unit"), p.text("origin")};
-    const auto& v = p.json().contains("value") ? p.json().at("value") : nlohmann::json();
-    if (v.is_string()) {
-      parameter.value = v.get<std::string>();
-    } else {
-      parameter.value = p.number("value");  // a number, or the error naming the key
-    }
-    r.parameters.push_back(std::move(parameter));
+    // A text (a file path) or a number; anything else is the number's error naming the key.
+    const bool text = p.has("value") && p.json().at("value").is_string();
+    r.parameters.push_back({key, text ? RunParameter::Value(p.text("value")) : RunParameter::Value(p.number("value")),
+                            p.text("unit"), p.text("origin")});
   }
   r.joint_names = o.texts("joint_names");
   r.probe_names = o.texts("probe_names");
