@@ -335,6 +335,8 @@ void IdaSolver::interpolate(double t_s, std::span<double> y, std::span<double> y
   }
 }
 
+bool IdaSolver::has_dense_output() const { return impl_->taylor_order >= 0; }
+
 std::span<const int> IdaSolver::roots_found() const { return impl_->roots_found; }
 
 void IdaSolver::reinit(double t_s, std::span<const double> y, std::span<const double> yp) {

@@ -222,6 +222,8 @@ Mecanum3Backend::Mecanum3Backend(const Mecanum3Config& config, double t0_s)
   options.analytic_jacobian = false;
   options.root_count = kWheels;
   solver_ = std::make_unique<dae::IdaSolver>("backend mecanum3vw", *system_, kStateCount, t0_s, y_, yp_, options);
+  stepper_ = std::make_unique<dae::EventStepper>(*solver_, static_cast<dae::EventHandler&>(*this),
+                                                 static_cast<std::size_t>(options.root_count));
   for (std::size_t i = 0; i < 3; ++i) sector_[i] = contact_sector(y_[kWheel + i]);
   stored0_J_ = mecanum3::kinetic_energy_J(config_.geometry, config_.plant, xi);
   write_state(t0_s, mutable_joint_values(), mutable_outputs());
@@ -230,30 +232,12 @@ Mecanum3Backend::Mecanum3Backend(const Mecanum3Config& config, double t0_s)
 Mecanum3Backend::~Mecanum3Backend() = default;
 
 void Mecanum3Backend::do_advance_to(double t_s, std::span<double> q, std::span<double> outputs) {
-  // One IDA step at a time; a root is applied at its own time, also when IDA found it in a
-  // step that reaches beyond t_s (then it waits for the next call). IDA reports one root per
-  // call: after one, the same step is asked again for more before anything is written.
-  for (;;) {
-    if (root_pending_) {
-      if (root_t_s_ > t_s) break;
-      root_pending_ = false;
-      apply_switches(root_t_s_, root_found_);
-      step_open_ = true;
-      continue;
-    }
-    if (!step_open_ && solver_->current_time_s() >= t_s) break;
-    step_open_ = false;
-    if (solver_->step(t_s) == dae::IdaSolver::Stop::kRoot) {
-      root_pending_ = true;
-      root_t_s_ = solver_->returned_time_s();
-      std::copy_n(solver_->roots_found().begin(), root_found_.size(), root_found_.begin());
-    }
-  }
-  solver_->interpolate(t_s, y_, yp_);
+  stepper_->advance_to(t_s);
+  stepper_->state_at(t_s, y_, yp_);
   write_state(t_s, q, outputs);
 }
 
-void Mecanum3Backend::apply_switches(double t_s, std::span<const int> found) {
+dae::EventHandler::AfterRoots Mecanum3Backend::on_roots(double t_s, std::span<const int> found) {
   solver_->interpolate(t_s, y_node_, {});
   for (std::size_t i = 0; i < 3; ++i) {
     if (found[i] == 0) continue;
@@ -267,6 +251,7 @@ void Mecanum3Backend::apply_switches(double t_s, std::span<const int> found) {
     sector_[i] = theta > static_cast<double>(from) * kRollerPitch_rad ? from + 1 : from - 1;
     ++switch_count_[i];
   }
+  return AfterRoots::kStepHolds;
 }
 
 void Mecanum3Backend::write_state(double t_s, std::span<double> q, std::span<double> o) const {

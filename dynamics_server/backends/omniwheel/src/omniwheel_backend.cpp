@@ -201,8 +201,7 @@ OmniWheelBackend::OmniWheelBackend(const OmniWheelConfig& config, double t0_s)
               omniwheel_output_names(), t0_s),
       config_(config),
       model_(config.model),
-      system_(std::make_unique<System>(model_)),
-      restart_t_s_(t0_s) {
+      system_(std::make_unique<System>(model_)) {
   if (!(config_.rtol > 0) || !(config_.atol_position > 0) || !(config_.atol_speed > 0) || !(config_.max_step_s > 0)) {
     throw std::invalid_argument("omniwheel backend: solver tolerances and max step must be positive");
   }
@@ -229,6 +228,8 @@ OmniWheelBackend::OmniWheelBackend(const OmniWheelConfig& config, double t0_s)
   options.analytic_jacobian = false;
   options.root_count = 2;
   solver_ = std::make_unique<dae::IdaSolver>("backend omniwheel", *system_, n, t0_s, y_, yp_, options);
+  stepper_ = std::make_unique<dae::EventStepper>(*solver_, static_cast<dae::EventHandler&>(*this),
+                                                 static_cast<std::size_t>(options.root_count));
   stored0_J_ = eval_.kinetic_energy_J + model_.params().total_mass_kg() * model_.params().gravity_m_per_s2 *
                                             model_.params().geometry.radius_m;
   y_node_ = y_;
@@ -238,31 +239,14 @@ OmniWheelBackend::OmniWheelBackend(const OmniWheelConfig& config, double t0_s)
 OmniWheelBackend::~OmniWheelBackend() = default;
 
 void OmniWheelBackend::do_advance_to(double t_s, std::span<double> q, std::span<double> outputs) {
-  // One IDA step at a time; a switch restarts IDA at its root, so a root found beyond t_s waits
-  // (the step up to t_s is valid: it is before the switch).
-  for (;;) {
-    if (root_pending_) {
-      if (root_t_s_ > t_s) break;
-      root_pending_ = false;
-      apply_switch(root_t_s_, root_found_);
-      continue;
-    }
-    if (solver_->current_time_s() >= t_s) break;
-    if (solver_->step(t_s) == dae::IdaSolver::Stop::kRoot) {
-      root_pending_ = true;
-      root_t_s_ = solver_->returned_time_s();
-      std::copy_n(solver_->roots_found().begin(), root_found_.size(), root_found_.begin());
-    }
-  }
-  if (t_s == restart_t_s_) {
-    y_ = y_node_;  // no step since the restart: no dense output yet
-  } else {
-    solver_->interpolate(t_s, y_, yp_);
-  }
+  // A switch restarts IDA at its root, so a root found beyond t_s waits (the step up to t_s is
+  // valid: it is before the switch).
+  stepper_->advance_to(t_s);
+  stepper_->state_at(t_s, y_, yp_);
   write_state(t_s, q, outputs);
 }
 
-void OmniWheelBackend::apply_switch(double t_s, std::span<const int> found) {
+dae::EventHandler::AfterRoots OmniWheelBackend::on_roots(double t_s, std::span<const int> found) {
   solver_->interpolate(t_s, y_node_, {});
   const std::size_t dof = system_->dof();
   const std::size_t spin = 3, spin_rate = dof + 3;
@@ -302,7 +286,7 @@ void OmniWheelBackend::apply_switch(double t_s, std::span<const int> found) {
   system_->rates(y_node_, yp_, eval_);
   solver_->reinit(t_s, y_node_, yp_);
   if (h_last > 0.0) solver_->set_initial_step(kRestartStepFraction * h_last);
-  restart_t_s_ = t_s;
+  return AfterRoots::kRestarted;
 }
 
 omniwheel::ContactRoller OmniWheelBackend::contact() const {

@@ -247,8 +247,7 @@ RobotinoBackend::RobotinoBackend(const RobotinoConfig& config, double t0_s)
       config_(config),
       dae_(config.model, config.rose),
       system_(std::make_unique<System>(dae_, config.solver.restart_at_switch)),
-      t_quad_s_(t0_s),
-      restart_t_s_(t0_s) {
+      t_quad_s_(t0_s) {
   const RobotinoSolverSettings& s = config_.solver;
   if (!(s.rtol > 0) || !(s.atol > 0) || !(s.max_step_s > 0) || !(s.current_atol_scale_A > 0)) {
     throw std::invalid_argument("robotino backend: solver tolerances and max step must be positive");
@@ -290,6 +289,8 @@ RobotinoBackend::RobotinoBackend(const RobotinoConfig& config, double t0_s)
   options.root_count = System::kRootCount;
   solver_ =
       std::make_unique<dae::IdaSolver>("backend robotino", *system_, var::kCount, t0_s, y0, yp0, options);
+  stepper_ = std::make_unique<dae::EventStepper>(*solver_, static_cast<dae::EventHandler&>(*this),
+                                                 static_cast<std::size_t>(options.root_count));
   solver_->correct_initial_conditions(t0_s + s.max_step_s);
   std::copy_n(solver_->consistent_y().begin(), var::kCount, y_.begin());
   std::copy_n(solver_->consistent_yp().begin(), var::kCount, yp_.begin());
@@ -330,38 +331,13 @@ bool RobotinoBackend::settle_drive_modes(double t_s, std::span<const double> y, 
 }
 
 void RobotinoBackend::do_advance_to(double t_s, std::span<double> q, std::span<double> outputs) {
-  // One IDA step at a time: the quadratures follow each step on its dense output, and each
-  // switch is applied at its root time (also when IDA found it beyond an earlier output).
-  // IDA reports one root per call, so after a root the same step is asked again for more.
-  for (;;) {
-    if (root_pending_) {
-      if (root_t_s_ > t_s) break;
-      integrate_quadratures_to(root_t_s_);
-      root_pending_ = false;
-      apply_switches(root_t_s_, root_found_);
-      continue;
-    }
-    if (!step_open_) {
-      const double tn = solver_->current_time_s();
-      if (tn >= t_s) break;
-      integrate_quadratures_to(tn);
-    }
-    step_open_ = false;
-    if (solver_->step(t_s) == dae::IdaSolver::Stop::kRoot) {
-      root_pending_ = true;
-      root_t_s_ = solver_->returned_time_s();
-      std::copy_n(solver_->roots_found().begin(), root_found_.size(), root_found_.begin());
-    }
-  }
+  stepper_->advance_to(t_s);
   integrate_quadratures_to(t_s);
-  if (t_s == restart_t_s_) {  // no step since the restart: IDA has no dense output yet
-    std::copy_n(solver_->consistent_y().begin(), var::kCount, y_.begin());
-    std::copy_n(solver_->consistent_yp().begin(), var::kCount, yp_.begin());
-  } else {
-    solver_->interpolate(t_s, y_, yp_);
-  }
+  stepper_->state_at(t_s, y_, yp_);
   write_state(t_s, q, outputs);
 }
+
+void RobotinoBackend::before_step(double t_n_s) { integrate_quadratures_to(t_n_s); }
 
 void RobotinoBackend::integrate_quadratures_to(double t_s) {
   const double a = t_quad_s_;
@@ -385,7 +361,8 @@ void RobotinoBackend::integrate_quadratures_to(double t_s) {
   t_quad_s_ = t_s;
 }
 
-void RobotinoBackend::apply_switches(double t_s, std::span<const int> found) {
+dae::EventHandler::AfterRoots RobotinoBackend::on_roots(double t_s, std::span<const int> found) {
+  integrate_quadratures_to(t_s);
   solver_->interpolate(t_s, y_node_, yp_);
   bool drive_switched = false;
   for (int i = 0; i < kWheels; ++i) {
@@ -414,8 +391,7 @@ void RobotinoBackend::apply_switches(double t_s, std::span<const int> found) {
     last_switch_[ui] = {t_s, theta, from, to};
   }
   // A drive switch changes the equations: the rest of the step was taken with the old ones.
-  step_open_ = !(drive_switched || config_.solver.restart_at_switch);
-  if (step_open_) return;
+  if (!drive_switched && !config_.solver.restart_at_switch) return AfterRoots::kStepHolds;
   // dr_roll/dθ changes sign, so the side forces and accelerations jump: restart the BDF
   // history with consistent algebraic variables and derivatives (Newton as IDACalcIC does; it
   // would allocate its work vectors at each of the ~900 restarts).
@@ -426,7 +402,7 @@ void RobotinoBackend::apply_switches(double t_s, std::span<const int> found) {
   settle_drive_modes(t_s, y_node_, yp_);
   solver_->reinit_consistent(t_s, y_node_, yp_);
   if (h_last > 0.0) solver_->set_initial_step(kRestartStepFraction * h_last);
-  restart_t_s_ = t_s;
+  return AfterRoots::kRestarted;
 }
 
 void RobotinoBackend::write_state(double t_s, std::span<double> q, std::span<double> o) const {

@@ -16,6 +16,8 @@
 ///     }
 ///     solver.interpolate(t_s, y, yp);               // dense output inside the last step
 ///
+/// A model with discrete modes leaves that loop to EventStepper (event_stepper.hpp).
+///
 /// Every failure throws SolverError (a cosim::util::NumericalError) whose text starts with `who`;
 /// inconsistent sizes or options throw std::invalid_argument.
 
@@ -96,6 +98,9 @@ class IdaSolver {
   /// step (outside it the polynomial is extrapolated). Throws SolverError before the first step
   /// after construction or a reinit (there is no interpolant yet: use consistent_y()).
   void interpolate(double t_s, std::span<double> y, std::span<double> yp);
+  /// Whether interpolate() has a step to work on (false after construction and each reinit
+  /// until the next step; consistent_y()/consistent_yp() then hold the start values).
+  bool has_dense_output() const;
   /// Per root function after a kRoot stop: +1 / −1 crossing direction, 0 none.
   std::span<const int> roots_found() const;
 

@@ -11,6 +11,7 @@
 #include <memory>
 #include <span>
 
+#include "cosim/dae/event_stepper.hpp"
 #include "cosim/dae/ida_solver.hpp"
 #include "cosim/dynamics/backend.hpp"
 #include "cosim/dynamics/mecanum3vw_model.hpp"
@@ -63,7 +64,7 @@ struct Mecanum3Config {
   double max_step_s = 0.02;
 };
 
-class Mecanum3Backend final : public Backend {
+class Mecanum3Backend final : public Backend, private dae::EventHandler {
  public:
   /// Starts on the reference pose (plus the offset) with the reference velocity, wheels and
   /// rollers at 0. Throws std::invalid_argument for an invalid configuration.
@@ -87,12 +88,14 @@ class Mecanum3Backend final : public Backend {
  private:
   class System;
   void do_advance_to(double t_s, std::span<double> q, std::span<double> outputs) override;
-  void apply_switches(double t_s, std::span<const int> found);
+  /// A contact roller changes (bookkeeping only: the rest of IDA's step holds).
+  AfterRoots on_roots(double t_s, std::span<const int> found) override;
   void write_state(double t_s, std::span<double> q, std::span<double> outputs) const;
 
   Mecanum3Config config_;
   std::unique_ptr<System> system_;
   std::unique_ptr<dae::IdaSolver> solver_;
+  std::unique_ptr<dae::EventStepper> stepper_;
   std::array<double, kStateCount> y_{};
   std::array<double, kStateCount> yp_{};
   std::array<double, kStateCount> y_node_{};
@@ -101,10 +104,6 @@ class Mecanum3Backend final : public Backend {
   std::array<std::int64_t, 3> sector_{};
   std::array<long, 3> switch_count_{};
   double stored0_J_ = 0.0;
-  bool root_pending_ = false;  ///< a root IDA returned that is not applied yet
-  bool step_open_ = false;     ///< IDA's last step may hold more roots after the one applied
-  double root_t_s_ = 0.0;
-  std::array<int, 3> root_found_{};
 };
 
 }  // namespace cosim::dynamics

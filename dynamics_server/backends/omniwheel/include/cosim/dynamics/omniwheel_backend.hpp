@@ -13,6 +13,7 @@
 #include <span>
 #include <vector>
 
+#include "cosim/dae/event_stepper.hpp"
 #include "cosim/dae/ida_solver.hpp"
 #include "cosim/dynamics/backend.hpp"
 #include "cosim/dynamics/omniwheel_model.hpp"
@@ -65,7 +66,7 @@ struct OmniWheelConfig {
   double max_step_s = 1e-3;
 };
 
-class OmniWheelBackend final : public Backend {
+class OmniWheelBackend final : public Backend, private dae::EventHandler {
  public:
   OmniWheelBackend(const OmniWheelConfig& config, double t0_s);
   ~OmniWheelBackend() override;
@@ -88,23 +89,21 @@ class OmniWheelBackend final : public Backend {
  private:
   class System;
   void do_advance_to(double t_s, std::span<double> q, std::span<double> outputs) override;
-  /// A root at t_s: the roller in contact changes, or the wheel goes onto or off an edge.
-  void apply_switch(double t_s, std::span<const int> found);
+  /// A root at t_s: the roller in contact changes, or the wheel goes onto or off an edge; the
+  /// contact point and the friction jump, so IDA restarts there.
+  AfterRoots on_roots(double t_s, std::span<const int> found) override;
   void write_state(double t_s, std::span<double> q, std::span<double> outputs);
 
   OmniWheelConfig config_;
   omniwheel::OmniWheelModel model_;
   std::unique_ptr<System> system_;
   std::unique_ptr<dae::IdaSolver> solver_;
+  std::unique_ptr<dae::EventStepper> stepper_;
   std::vector<double> y_, yp_, y_node_;
   omniwheel::Evaluation eval_;
   double stored0_J_ = 0.0;
-  double restart_t_s_;
   long switch_count_ = 0;
   long edge_count_ = 0;
-  std::array<int, 2> root_found_{};
-  bool root_pending_ = false;
-  double root_t_s_ = 0.0;
 };
 
 }  // namespace cosim::dynamics

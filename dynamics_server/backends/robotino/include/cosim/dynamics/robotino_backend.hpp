@@ -12,6 +12,7 @@
 #include <memory>
 #include <span>
 
+#include "cosim/dae/event_stepper.hpp"
 #include "cosim/dae/ida_solver.hpp"
 #include "cosim/dynamics/backend.hpp"
 #include "cosim/dynamics/params.hpp"
@@ -97,7 +98,7 @@ struct RollerSwitch {
 
 /// The Robotino dynamics backend. Joint layout: robotino_joint_names(). At t0_s the chassis is
 /// on the reference (moving with it if start_moving), wheel and roller angles are 0.
-class RobotinoBackend final : public Backend {
+class RobotinoBackend final : public Backend, private dae::EventHandler {
  public:
   /// Throws std::invalid_argument for an invalid configuration, dae::SolverError (a
   /// cosim::util::NumericalError) if the initial conditions cannot be made consistent; advancing
@@ -125,9 +126,12 @@ class RobotinoBackend final : public Backend {
   void do_advance_to(double t_s, std::span<double> q, std::span<double> outputs) override;
   /// Integrates roller angles and energies from t_quad_ to t_s (within IDA's last step).
   void integrate_quadratures_to(double t_s);
+  /// The quadratures follow each IDA step on its dense output.
+  void before_step(double t_n_s) override;
   /// Switches the contact roller of the wheels, and the mode of the drives, whose root was
-  /// found at t_s; restarts IDA if a drive switched or if configured to.
-  void apply_switches(double t_s, std::span<const int> found);
+  /// found at t_s (quadratures first, up to t_s); restarts IDA if a drive switched or if
+  /// configured to.
+  AfterRoots on_roots(double t_s, std::span<const int> found) override;
   /// Makes each drive's mode agree with its command at (t_s, y, y'); true if one changed (then the
   /// caller makes the state consistent again).
   bool settle_drive_modes(double t_s, std::span<const double> y, std::span<const double> yp);
@@ -138,6 +142,7 @@ class RobotinoBackend final : public Backend {
   robotino::RobotinoDae dae_;  ///< its drive modes are this backend's discrete state
   std::unique_ptr<System> system_;
   std::unique_ptr<dae::IdaSolver> solver_;
+  std::unique_ptr<dae::EventStepper> stepper_;
   std::array<double, robotino::var::kCount> y_{};  ///< solution at the current output time
   std::array<double, robotino::var::kCount> yp_{};
   std::array<double, robotino::var::kCount> y_node_{};  ///< scratch for quadrature nodes
@@ -147,11 +152,6 @@ class RobotinoBackend final : public Backend {
   double energy_in_J_ = 0.0;
   double energy_res_J_ = 0.0;
   double stored_energy0_J_ = 0.0;
-  bool root_pending_ = false;  ///< a root IDA returned that is not applied yet
-  bool step_open_ = false;     ///< IDA's last step may hold more roots after the one applied
-  double root_t_s_ = 0.0;
-  std::array<int, 6> root_found_{};  ///< rollers 0..2, drives 3..5
-  double restart_t_s_;  ///< time of the last (re)start: IDA has no step history there yet
   std::array<long, 3> switch_count_{};
   std::array<long, 3> saturation_switch_count_{};
   std::array<RollerSwitch, 3> last_switch_{};
