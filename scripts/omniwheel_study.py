@@ -12,7 +12,8 @@ STUDY is one or more of
   all          both (about half a minute on 2 cores)
 
 Each run is `cosim-dynamics --backend omniwheel --channel none --output-step 0.005` over the
-10 s free motion (spec C.3). Prints Markdown tables.
+10 s free motion (spec C.3). Prints Markdown tables. Every figure is computed here from
+dynamics.csv: `cosim-report --json` has none of them (see max_diff and summary).
 """
 
 import argparse
@@ -55,6 +56,9 @@ def tolerance_params(tol):
     return {"solver_rtol": rtol, "solver_atol_position": atol_position, "solver_atol_speed": atol_speed}
 
 
+# Two runs against each other up to t_end: cosim-report --json measures one run (the omniwheel
+# has no reference to deviate from); its --compare draws this difference and names its max over
+# the whole run in report.md only, with no --json and no 5 s horizon.
 def max_diff(a, b, column, t_end):
     return max(abs(x - y) for t, x, y in zip(a["t_s"], a[column], b[column]) if t <= t_end + 1e-9)
 
@@ -76,6 +80,8 @@ def divergence(runner, pool):
     print("\nSeed 004 reports ~1e-6 m, ~1e-7 m/s, ~1e-8 m/s² over 10 units of time.\n")
 
 
+# Roller changes, time on two tips, energies and the final pose are omniwheel outputs that the
+# report does not summarise (it reports delays, probe differences, deviation and speed errors).
 def summary(runner, pool):
     print("## The scenario (spec C.3), explicit tracking, tolerances 1e-8\n")
     print("| ψ | roller changes | E(0) [J] | E(10 s) [J] | dissipated [J] | balance [J] | final X, Y [m], χ [rad] |")

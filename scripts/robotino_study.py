@@ -16,11 +16,15 @@ STUDY is one or more of
 
 Each run is `cosim-dynamics --backend robotino --channel none` over the 50 s rose at output
 0.02 s; deviations are max |X - X_ref|, |Y - Y_ref|, |phi - phi_ref| for t >= 5 s (after the
-initial transient, as seed 000 Fig. 26c). Prints Markdown tables.
+initial transient, as seed 000 Fig. 26c), as `cosim-report --json RUN_DIR` computes them (its
+"deviation"). What the report does not compute (two runs against each other, peaks of the
+drives, energies, the start transient, MuJoCo's slip) is computed here from dynamics.csv.
+Prints Markdown tables.
 """
 
 import argparse
 import csv
+import json
 import math
 import os
 import subprocess
@@ -31,6 +35,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SEED_PARAMS = os.path.join(ROOT, "scenes", "robotino", "params", "seed000.params")
+# The report's deviation.after_s (checked in deviation()); the tables name it, and the MuJoCo
+# study cuts its run-against-run differences there too.
 TRANSIENT_END_S = 5.0
 
 # Motor and load of one drive for the gain formulas (MODEL.md §2): the closed loop of one drive
@@ -51,12 +57,14 @@ def triple_pole_gains(p):
 class Runner:
     def __init__(self, bin_dir, work):
         self.exe = os.path.join(bin_dir, "cosim-dynamics")
+        self.report = os.path.join(bin_dir, "cosim-report")
         self.work = work
         self.count = 0
 
     def run(self, params=None, seed=False, duration=50.0, mujoco_model=None):
-        """Runs one configuration; returns the columns of dynamics.csv and the wall time.
-        With mujoco_model, the mujoco backend on that model with the robotino scene."""
+        """Runs one configuration; returns the columns of dynamics.csv, the wall time and the run
+        folder (for metrics()). With mujoco_model, the mujoco backend on that model with the
+        robotino scene."""
         self.count += 1
         out = os.path.join(self.work, f"run{self.count}")
         backend = ["--backend", "robotino"]
@@ -77,7 +85,25 @@ class Runner:
             rows = list(csv.reader(f))
         cols = {name: [float(r[i]) for r in rows[1:]] for i, name in enumerate(rows[0])}
         cols["wall_s"] = wall
+        cols["run_dir"] = out
         return cols
+
+    def metrics(self, cols):
+        """`cosim-report --json` of the run of cols (docs/design.md lists its keys), read once."""
+        if "metrics" not in cols:
+            cmd = [self.report, "--json", cols["run_dir"]]
+            done = subprocess.run(cmd, capture_output=True, text=True)
+            if done.returncode != 0:
+                said = done.stderr.strip().splitlines()
+                sys.exit(f"robotino_study: {' '.join(cmd)} failed (exit {done.returncode})"
+                         + (f": {said[-1]}" if said else ""))
+            try:
+                cols["metrics"] = json.loads(done.stdout)
+            except json.JSONDecodeError as e:
+                sys.exit(f"robotino_study: {' '.join(cmd)} printed invalid JSON: {e}")
+            if not isinstance(cols["metrics"], dict):
+                sys.exit(f"robotino_study: {' '.join(cmd)} printed JSON that is not an object")
+        return cols["metrics"]
 
     def many(self, jobs):
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
@@ -92,10 +118,18 @@ def peak(values):
     return max(abs(v) for v in values)
 
 
-def deviation(cols):
-    return tuple(peak(after(cols, n)) for n in ("dx_m", "dy_m", "dphi_rad"))
+def deviation(r, cols):
+    """Max |X - X_ref|, |Y - Y_ref|, |phi - phi_ref| after the transient, from the report."""
+    dev = r.metrics(cols).get("deviation") or {}
+    values = tuple(dev.get(k) for k in ("max_x_m", "max_y_m", "max_phi_rad"))
+    if dev.get("after_s") != TRANSIENT_END_S or any(not isinstance(v, (int, float)) for v in values):
+        sys.exit(f"robotino_study: cosim-report --json {cols['run_dir']}: no deviation from the reference "
+                 f"after {TRANSIENT_END_S:g} s (its \"deviation\": {json.dumps(dev)})")
+    return values
 
 
+# Peaks of the drives' voltages and currents: outputs of the robotino backend that the report
+# does not summarise (it reports delays, probe differences, the deviation and speed errors).
 def peak_wheels(cols, prefix, suffix):
     return max(peak(cols[f"{prefix}{i}{suffix}"]) for i in (1, 2, 3))
 
@@ -112,10 +146,10 @@ def table(header, rows):
     print()
 
 
-def dev_cells(cols):
+def dev_cells(r, cols):
     if "error" in cols:
         return ["fails: " + cols["error"][:60], "", ""]
-    return [g(v) for v in deviation(cols)]
+    return [g(v) for v in deviation(r, cols)]
 
 
 def study_gains(r, tol):
@@ -127,7 +161,7 @@ def study_gains(r, tol):
     for p, cols in zip(poles, r.many(jobs)):
         k = triple_pole_gains(p)
         rows.append([f"{p}", g(k["pid_kp_V_s_per_rad"]), g(k["pid_ki_V_per_rad"]), g(k["pid_kd_V_s2_per_rad"]),
-                     *dev_cells(cols), g(peak_wheels(cols, "u", "_V")), g(peak_wheels(cols, "i", "_A"))])
+                     *dev_cells(r, cols), g(peak_wheels(cols, "u", "_V")), g(peak_wheels(cols, "i", "_A"))])
     table(["poles −p [1/s]", "Kp [V·s/rad]", "Ki [V/rad]", "Kd [V·s²/rad]", "max \\|ΔX\\| [m]", "max \\|ΔY\\| [m]",
            "max \\|Δφ\\| [rad]", "peak \\|u\\| [V]", "peak \\|i\\| [A]"], rows)
 
@@ -147,7 +181,7 @@ def study_start(r, tol):
         ("at rest, 1000 V, no anti-windup, measured heading", {**rest, **ideal, "pid_reference_heading": 0}),
     ]
     results = r.many([dict(params={**base, **extra}, seed=True) for _, extra in cases])
-    rows = [[name, *dev_cells(cols), g(peak_wheels(cols, "u", "_V")), g(peak_wheels(cols, "i", "_A"))]
+    rows = [[name, *dev_cells(r, cols), g(peak_wheels(cols, "u", "_V")), g(peak_wheels(cols, "i", "_A"))]
             for (name, _), cols in zip(cases, results)]
     table(["start", "max \\|ΔX\\| [m]", "max \\|ΔY\\| [m]", "max \\|Δφ\\| [rad]", "peak \\|u\\| [V]", "peak \\|i\\| [A]"], rows)
 
@@ -157,6 +191,8 @@ def contact_mismatches(a, b):
 
 
 def study_convergence(r, seed, label):
+    # Run against run, sample by sample: the report measures one run (against its reference);
+    # its --compare only draws two runs' deviations and has no --json.
     print(f"### Convergence: {label}, difference to tolerances 1e-12 (max over the 50 s)\n")
     tols = [1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 1e-12]
     results = r.many([dict(params={"solver_rtol": t, "solver_atol": t}, seed=seed) for t in tols])
@@ -182,10 +218,11 @@ def study_convergence(r, seed, label):
            "balance residual [J]", "contact samples wrong", "wall [s]"], rows)
     print(f"Converged (1e-12): peak \\|i\\| {g(i_peak)} A, peak \\|u\\| {g(u_peak)} V, energy in "
           f"{g(ref['energy_in_J'][-1])} J, deviation after 5 s: "
-          f"{', '.join(g(v) for v in deviation(ref))} (m, m, rad).\n")
+          f"{', '.join(g(v) for v in deviation(r, ref))} (m, m, rad).\n")
 
 
 def study_transient(r):
+    # Saturation, overshoot and settling of the wheel speeds: not in the report, computed here.
     print("### Start from rest (default gains, 24 V), tolerances 1e-10\n")
     cases = [("anti-windup T_t = 2 ms (default)", {}), ("no anti-windup", {"pid_antiwindup_time_s": 0})]
     results = r.many([dict(params={"start_moving": 0, "solver_rtol": 1e-10, "solver_atol": 1e-10,
@@ -210,7 +247,7 @@ def study_transient(r):
                 if abs(w - ref) > 0.01 * max(abs(ref), 1.0):
                     settle = max(settle, t[k])
         rows.append([name, g(peak_wheels(cols, "i", "_A")), f"{last_sat:.2f}", f"{over:.1f} %", f"{settle:.2f}",
-                     *dev_cells(cols)])
+                     *dev_cells(r, cols)])
     table(["anti-windup", "peak \\|i\\| [A]", "saturated until [s] (output grid)", "speed overshoot",
            "settled to 1 % [s]", "offset \\|ΔX\\| [m]", "\\|ΔY\\| [m]", "\\|Δφ\\| [rad]"], rows)
 
@@ -247,8 +284,8 @@ def study_sensitivity(r, tol):
     rows = []
     for n, (name, extra) in enumerate(changes):
         seed_cols, ours_cols = results[2 * n], results[2 * n + 1]
-        ours = dev_cells(ours_cols) if not any(k.startswith("pid_k") for k in extra) else ["—"] * 3
-        rows.append([name, *dev_cells(seed_cols), *ours])
+        ours = dev_cells(r, ours_cols) if not any(k.startswith("pid_k") for k in extra) else ["—"] * 3
+        rows.append([name, *dev_cells(r, seed_cols), *ours])
     table(["change", "seed-literal \\|ΔX\\| [m]", "\\|ΔY\\| [m]", "\\|Δφ\\| [rad]", "ours \\|ΔX\\| [m]", "\\|ΔY\\| [m]",
            "\\|Δφ\\| [rad]"], rows)
 
@@ -282,6 +319,7 @@ def study_mujoco(r, bin_dir):
             subprocess.run([os.path.join(bin_dir, "cosim-robotino-mjcf"), *args, "-o", model], check=True)
         models.append(model)
     runs = [r.run(mujoco_model=m) for m in models]  # one at a time: the wall times are compared
+    # MuJoCo against the DAE run by run, and the slip (a mujoco output): not in the report.
     rows = []
     for (label, _, h), m in zip(variants, runs):
         if "error" in m:
@@ -299,13 +337,15 @@ def study_mujoco(r, bin_dir):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--bin", default=os.path.join(ROOT, "build", "bin"), help="folder of cosim-dynamics")
+    parser.add_argument("--bin", default=os.path.join(ROOT, "build", "bin"),
+                        help="folder of cosim-dynamics and cosim-report")
     parser.add_argument("--out", help="keep the run folders here (default: a temporary folder)")
     parser.add_argument("study", nargs="+",
                         choices=["gains", "start", "convergence", "transient", "sensitivity", "mujoco", "all"])
     args = parser.parse_args()
-    if not os.access(os.path.join(args.bin, "cosim-dynamics"), os.X_OK):
-        sys.exit(f"robotino_study: no cosim-dynamics in {args.bin} (build first: scripts/setup.sh)")
+    for program in ("cosim-dynamics", "cosim-report"):
+        if not os.access(os.path.join(args.bin, program), os.X_OK):
+            sys.exit(f"robotino_study: no {program} in {args.bin} (build first: scripts/setup.sh)")
     studies = set(args.study)
     if "all" in studies:
         studies = (studies - {"all"}) | {"gains", "start", "convergence", "transient", "sensitivity"}
