@@ -10,7 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "cosim/dynamics/robotino_backend.hpp"
+#include "cosim/dynamics/robotino_drive.hpp"
 #include "cosim/platform/paths.hpp"
 #include "cosim/robotino_mjcf/robotino_mjcf.hpp"
 #include "cosim/util/exit_codes.hpp"

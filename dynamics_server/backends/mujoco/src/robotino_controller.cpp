@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <string_view>
 
-#include "cosim/dynamics/robotino_backend.hpp"
+#include "cosim/dynamics/robotino_drive.hpp"
 #include "cosim/dynamics/robotino_geometry.hpp"
 #include "cosim/dynamics/rose_params.hpp"
 #include "mujoco_joints.hpp"
@@ -88,7 +88,7 @@ std::unique_ptr<RobotinoRoseController> RobotinoRoseController::from_model(const
       throw ParamError(file + ": the robotino_rose controller needs <motor name=\"" + drive + "\" joint=\"axle" +
                        wheel + "\" gear=\"1\"/>: its ctrl is the wheel torque [N m]");
     }
-    c->drive_[ui] = actuator;
+    c->motor_[ui] = actuator;
   }
   return c;
 }
@@ -108,8 +108,7 @@ RobotinoRoseController::RobotinoRoseController(const robotino::ModelParams& para
     : p_(params),
       rose_(rose),
       start_moving_(start_moving),
-      k_gear_(-1.0 / params.gear_ratio),
-      wheel_inertia_eff_(params.wheel_inertia_kg_m2 + params.rotor_inertia_kg_m2 * params.gear_ratio * params.gear_ratio) {}
+      drive_(robotino::drive_constants(params)) {}
 
 RobotinoRoseController::Chassis RobotinoRoseController::chassis(const mjModel* m, const mjData* d) const {
   return {d->qpos[x_adr_] - m->qpos0[x_adr_],   d->qpos[y_adr_] - m->qpos0[y_adr_],
@@ -117,8 +116,8 @@ RobotinoRoseController::Chassis RobotinoRoseController::chassis(const mjModel* m
           d->qvel[vy_adr_],                       d->qvel[vphi_adr_]};
 }
 
-std::array<double, 2> RobotinoRoseController::wheel_reference(int i, const robotino::ReferenceState& ref,
-                                                              const Chassis& c) const {
+RobotinoRoseController::Axle RobotinoRoseController::axle(int i, const robotino::ReferenceState& ref,
+                                                         const Chassis& c) const {
   // Eq. 22 with the measured heading (ours) or the reference one (the seed's), as robotino's.
   const RoseSample& r = ref.pose;
   const double heading = p_.reference_heading ? r.phi_rad : c.phi_rad;
@@ -126,13 +125,7 @@ std::array<double, 2> RobotinoRoseController::wheel_reference(int i, const robot
   const double phi_i = heading + kRobotinoAxleOffset_rad[static_cast<std::size_t>(i)];
   const double cs = std::cos(phi_i);
   const double sn = std::sin(phi_i);
-  const double rw = p_.geometry.wheel_radius_m;
-  const double big_r = p_.geometry.wheel_distance_m;
-  const double omega_ref = (r.vx_m_per_s * sn - r.vy_m_per_s * cs - big_r * r.omega_rad_per_s) / rw;
-  const double side = (r.vx_m_per_s * cs + r.vy_m_per_s * sn) / rw;
-  const double omega_ref_dot =
-      (ref.ax_m_per_s2 * sn - ref.ay_m_per_s2 * cs - big_r * ref.omega_dot_rad_per_s2) / rw + heading_rate * side;
-  return {omega_ref, omega_ref_dot};
+  return {cs, sn, robotino::wheel_reference(p_, ref, cs, sn, heading_rate)};
 }
 
 void RobotinoRoseController::start(const mjModel* m, mjData* d, double t0_s) {
@@ -163,25 +156,17 @@ void RobotinoRoseController::control(const mjModel* m, mjData* d, double t_s, do
   for (int i = 0; i < kWheels; ++i) {
     const auto ui = static_cast<std::size_t>(i);
     Drive& drive = drives_[ui];
-    const auto [omega_ref, omega_ref_dot] = wheel_reference(i, ref, c);
+    const Axle a = axle(i, ref, c);
     const double omega = d->qvel[axle_qvel_[ui]];  // the encoder's wheel speed
-    const double e = (omega_ref - omega) / k_gear_;
+    const double e = (a.reference.omega_rad_per_s - omega) / drive_.k_gear;
     // The derivative as a digital PID takes it: the error's backward difference over one step.
     const double e_dot = first_step_ ? 0.0 : (e - drive.error_rad_per_s) / h_s;
-    double command = p_.ff_back_emf * p_.back_emf_V_s_per_rad * omega_ref / k_gear_ + p_.kp_V_s_per_rad * e +
-                     p_.ki_V_per_rad * drive.integral_rad + p_.kd_V_s2_per_rad * e_dot;
-    if (p_.ff_inertia != 0.0) {
-      // robotino's feed-forward: the current for the reference accelerations of the rigid body.
-      const double phi_i = (p_.reference_heading ? ref.pose.phi_rad : c.phi_rad) + kRobotinoAxleOffset_rad[ui];
-      const double force = 2.0 / 3.0 * p_.mass_kg *
-                               (-std::sin(phi_i) * ref.ax_m_per_s2 + std::cos(phi_i) * ref.ay_m_per_s2) +
-                           p_.yaw_inertia_kg_m2 * ref.omega_dot_rad_per_s2 / (3.0 * p_.geometry.wheel_distance_m);
-      command += p_.ff_inertia * p_.resistance_ohm * k_gear_ / p_.torque_constant_N_m_per_A *
-                 (wheel_inertia_eff_ * omega_ref_dot - p_.geometry.wheel_radius_m * force);
-    }
+    // robotino's law, feed-forward of the reference accelerations included.
+    const double command = robotino::drive_command_V(p_, drive_, ref, a.cos_phi, a.sin_phi, a.reference, e, e_dot,
+                                                     drive.integral_rad);
     const double u = std::clamp(command, -p_.voltage_limit_V, p_.voltage_limit_V);
     // La·di/dt = u − Ra·i − ke·ω_m with u and ω_m held over the step: exact exponential.
-    const double omega_m = omega / k_gear_;
+    const double omega_m = omega / drive_.k_gear;
     const double i_steady = (u - p_.back_emf_V_s_per_rad * omega_m) / p_.resistance_ohm;
     double i_mean = i_steady;
     if (p_.inductance_H > 0.0) {
@@ -192,7 +177,7 @@ void RobotinoRoseController::control(const mjModel* m, mjData* d, double t_s, do
     } else {
       drive.current_A = i_steady;
     }
-    d->ctrl[drive_[ui]] = p_.torque_constant_N_m_per_A * i_mean / k_gear_;  // τ_i on the wheel
+    d->ctrl[motor_[ui]] = p_.torque_constant_N_m_per_A * i_mean / drive_.k_gear;  // τ_i on the wheel
     const bool saturated = u != command;
     const double antiwindup = saturated && p_.ki_V_per_rad > 0.0 && p_.antiwindup_time_s > 0.0
                                   ? (u - command) / (p_.ki_V_per_rad * p_.antiwindup_time_s)
@@ -219,7 +204,7 @@ void RobotinoRoseController::write_outputs(const mjModel* m, const mjData* d, do
     const double omega = d->qvel[axle_qvel_[ui]];
     const double phi_i = c.phi_rad + kRobotinoAxleOffset_rad[ui];
     out[6 + ui] = omega;
-    out[9 + ui] = wheel_reference(i, ref, c)[0];
+    out[9 + ui] = axle(i, ref, c).reference.omega_rad_per_s;
     out[12 + ui] = drives_[ui].current_A;
     out[15 + ui] = drives_[ui].voltage_V;
     // The no-slip residual (robotino's K1): v_C·y_i + R·Ω + Rw·ω_i, 0 for a wheel that rolls.

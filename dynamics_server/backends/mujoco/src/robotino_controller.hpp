@@ -15,7 +15,7 @@
 
 #include <mujoco/mujoco.h>
 
-#include "cosim/dynamics/robotino_model.hpp"
+#include "cosim/dynamics/robotino_drive.hpp"
 
 namespace cosim::dynamics {
 
@@ -47,8 +47,13 @@ class RobotinoRoseController {
     double x_m, y_m, phi_rad, vx_m_per_s, vy_m_per_s, omega_rad_per_s;
   };
   Chassis chassis(const mjModel* m, const mjData* d) const;
-  /// Reference wheel speed (eq. 22) of wheel i and its rate, with the heading the PID uses.
-  std::array<double, 2> wheel_reference(int i, const robotino::ReferenceState& ref, const Chassis& c) const;
+  /// Wheel i's axle direction (cos, sin) with the heading the PID uses, and its reference
+  /// speed (eq. 22).
+  struct Axle {
+    double cos_phi, sin_phi;
+    robotino::WheelReference reference;
+  };
+  Axle axle(int i, const robotino::ReferenceState& ref, const Chassis& c) const;
 
   struct Drive {
     double current_A = 0.0;     // armature current at the state's time
@@ -60,11 +65,10 @@ class RobotinoRoseController {
   robotino::ModelParams p_;
   RoseReference rose_;
   bool start_moving_;
-  double k_gear_;             // −1/N
-  double wheel_inertia_eff_;  // I_w + J_m/k_gear² [kg·m²]
+  robotino::DriveConstants drive_;
   int x_adr_ = -1, y_adr_ = -1, phi_adr_ = -1;        // qpos addresses
   int vx_adr_ = -1, vy_adr_ = -1, vphi_adr_ = -1;     // qvel addresses
-  std::array<int, 3> axle_qpos_{}, axle_qvel_{}, drive_{};
+  std::array<int, 3> axle_qpos_{}, axle_qvel_{}, motor_{};  // motor_: actuator ids
   std::array<int, 3> contact_roller_qvel_{};  // roller 1 of each wheel (in contact at θ = 0)
   std::array<Drive, 3> drives_{};
   bool first_step_ = true;

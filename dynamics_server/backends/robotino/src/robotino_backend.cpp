@@ -62,131 +62,18 @@ std::vector<std::string> robotino_output_names() {
   return names;
 }
 
-// Parameters of the dynamics (masses, motor, reducer, PID): between the geometry and the rose.
-std::span<const ParamSpec> dynamics_param_specs() {
-  static const std::vector<ParamSpec> specs{
-      {"mass_kg", 11.0, 0.1, 1000.0, "kg", "mass m of the whole robot, wheels included",
-       "assumption (Robotino 2 is about 11 kg)"},
-      {"yaw_inertia_kg_m2", 0.188, 1e-4, 100.0, "kg m^2", "yaw inertia I_z of the whole robot about C",
-       "assumption: uniform disk of radius 0.185 m, m r^2 / 2"},
-      {"wheel_inertia_kg_m2", 2.0e-4, 0.0, 1.0, "kg m^2",
-       "inertia I_w of one wheel with its rollers about the axle", "assumption: 0.25 kg disk of radius Rw"},
-      {"roller_inertia_kg_m2", 7.2e-7, 0.0, 0.01, "kg m^2",
-       "inertia I_r of the contact roller about its own axis (0 removes the side-rolling dynamics)",
-       "assumption: 10 g cylinder of radius r_max"},
-      {"rotor_inertia_kg_m2", 71e-7, 0.0, 0.01, "kg m^2", "motor rotor inertia J_m",
-       "Dunkermotoren GR 42x25 (secondary sources), DESIGN.md"},
-      {"gear_ratio", 16.0, 1.0, 1000.0, "1",
-       "reducer ratio N; the transformer ratio is k_gear = -1/N (seed 000 §3.3 sign convention)",
-       "openrobotino api2 OmniDriveModel.h (gear 16), seed 000 eq. 23"},
-      {"motor_resistance_ohm", 5.95, 0.01, 1000.0, "ohm", "armature resistance Ra",
-       "Dunkermotoren GR 42x25 (secondary sources), DESIGN.md"},
-      {"motor_inductance_H", 8.9e-3, 0.0, 10.0, "H",
-       "armature inductance La (0 makes the currents algebraic)",
-       "Dunkermotoren GR 42x25 (secondary sources), DESIGN.md"},
-      {"motor_torque_constant_N_m_per_A", 0.0514, 1e-4, 10.0, "N m/A", "torque constant kt",
-       "Dunkermotoren GR 42x25 (secondary sources), DESIGN.md"},
-      {"motor_back_emf_V_s_per_rad", 0.0514, 1e-4, 10.0, "V s/rad", "back-EMF constant ke (= kt in SI)",
-       "Dunkermotoren GR 42x25 (secondary sources), DESIGN.md"},
-      {"motor_voltage_limit_V", 24.0, 0.1, 1000.0, "V", "supply voltage: each drive saturates at +/- this (a root-found event, with anti-windup)",
-       "Robotino 2 24 V supply, DESIGN.md"},
-      {"pid_kp_V_s_per_rad", 7.4, 0.0, 1e4, "V s/rad", "PID proportional gain on the motor speed error",
-       "chosen: closed-loop poles near -600 rad/s (MODEL.md)"},
-      {"pid_ki_V_per_rad", 1500.0, 0.0, 1e7, "V/rad", "PID integral gain on the motor speed error",
-       "chosen: closed-loop poles near -600 rad/s (MODEL.md)"},
-      {"pid_kd_V_s2_per_rad", 7.8e-3, 0.0, 10.0, "V s^2/rad", "PID derivative gain on the motor speed error",
-       "chosen: closed-loop poles near -600 rad/s (MODEL.md)"},
-      {"pid_ff_back_emf", 1.0, 0.0, 1.0, "1", "feed-forward gain of ke * omega_m,ref in the motor voltage",
-       "chosen (MODEL.md)"},
-      {"pid_ff_inertia", 1.0, 0.0, 1.0, "1",
-       "feed-forward gain of Ra * i_ff, the current for the reference accelerations (rigid-body inverse "
-       "dynamics)",
-       "chosen (MODEL.md)"},
-      {"pid_reference_heading", 0.0, 0.0, 1.0, "1",
-       "1: eq. 22 uses the reference heading phi_ref (the seed's Reference feeds the drivers); 0: the "
-       "measured heading",
-       "chosen: 0 (MODEL.md); seed 000 §3.4 is 1"},
-      {"pid_antiwindup_time_s", 2e-3, 0.0, 10.0, "s",
-       "anti-windup tracking time T_t while the voltage saturates (back-calculation: dE/dt = e + (u - "
-       "u_cmd)/(Ki T_t)); 0: none",
-       "chosen: about sqrt(Ti Td) of the default gains (MODEL.md)"},
-  };
-  return specs;
-}
-
-// Parameters of the start and of the solver: after the rose.
-std::span<const ParamSpec> start_and_solver_param_specs() {
-  static const std::vector<ParamSpec> specs{
-      {"start_moving", 1.0, 0.0, 1.0, "1",
-       "1: start with the reference velocity; 0: start at rest (the drives then saturate)",
-       "chosen (MODEL.md)"},
-      {"solver_rtol", 1e-6, 1e-12, 1e-2, "1", "IDA relative tolerance", "seed 000 §4 (errors 1e-6)"},
-      {"solver_atol", 1e-6, 1e-14, 1e-2, "1",
-       "IDA base absolute tolerance, scaled per variable type (MODEL.md)", "seed 000 §4 (errors 1e-6)"},
-      {"solver_max_step_s", 0.02, 1e-6, 1.0, "s", "largest IDA step", "seed 000 §4 (max step 0.02 s)"},
-      {"solver_current_atol_scale", 10.0, 1e-3, 1e6, "A",
-       "absolute tolerance of the currents = this x solver_atol (1000: currents to ~10 %, ~6x faster)",
-       "chosen: currents, voltages and energy within 1 % of converged at 1e-6 (MODEL.md)"},
-      {"solver_restart_at_switch", 0.0, 0.0, 1.0, "1",
-       "1: IDAReInit with consistent forces at every roller switch; 0: step through it (r_roll is "
-       "continuous)",
-       "chosen: both agree (MODEL.md)"},
-  };
-  return specs;
-}
-
-// A 0/1 parameter as a bool; other values are a ParamError naming the key.
-bool read_switch(const Params& params, const std::string& key) {
-  const double value = params.get(key);
-  if (value != 0.0 && value != 1.0) {
-    throw ParamError("backend robotino: " + key + " = " + format_number(value) + " must be 0 or 1");
-  }
-  return value == 1.0;
-}
-
 }  // namespace
-
-std::span<const ParamSpec> robotino_param_specs() {
-  static const std::vector<ParamSpec> specs = concat_param_specs({robotino_geometry_param_specs(),
-                                                                  dynamics_param_specs(), rose_param_specs(),
-                                                                  start_and_solver_param_specs()});
-  return specs;
-}
-
-robotino::ModelParams read_robotino_model_params(const Params& params) {
-  robotino::ModelParams m;
-  m.geometry = read_robotino_geometry(params, "robotino");
-  m.mass_kg = params.get("mass_kg");
-  m.yaw_inertia_kg_m2 = params.get("yaw_inertia_kg_m2");
-  m.wheel_inertia_kg_m2 = params.get("wheel_inertia_kg_m2");
-  m.roller_inertia_kg_m2 = params.get("roller_inertia_kg_m2");
-  m.rotor_inertia_kg_m2 = params.get("rotor_inertia_kg_m2");
-  m.gear_ratio = params.get("gear_ratio");
-  m.resistance_ohm = params.get("motor_resistance_ohm");
-  m.inductance_H = params.get("motor_inductance_H");
-  m.torque_constant_N_m_per_A = params.get("motor_torque_constant_N_m_per_A");
-  m.back_emf_V_s_per_rad = params.get("motor_back_emf_V_s_per_rad");
-  m.voltage_limit_V = params.get("motor_voltage_limit_V");
-  m.kp_V_s_per_rad = params.get("pid_kp_V_s_per_rad");
-  m.ki_V_per_rad = params.get("pid_ki_V_per_rad");
-  m.kd_V_s2_per_rad = params.get("pid_kd_V_s2_per_rad");
-  m.ff_back_emf = params.get("pid_ff_back_emf");
-  m.ff_inertia = params.get("pid_ff_inertia");
-  m.reference_heading = read_switch(params, "pid_reference_heading");
-  m.antiwindup_time_s = params.get("pid_antiwindup_time_s");
-  return m;
-}
 
 std::unique_ptr<Backend> make_robotino_backend(const Params& params, double t0_s) {
   RobotinoConfig c;
   c.model = read_robotino_model_params(params);
   c.rose = read_rose_params(params);
-  c.start_moving = read_switch(params, "start_moving");
+  c.start_moving = robotino::read_switch(params, "start_moving");
   c.solver.rtol = params.get("solver_rtol");
   c.solver.atol = params.get("solver_atol");
   c.solver.max_step_s = params.get("solver_max_step_s");
   c.solver.current_atol_scale_A = params.get("solver_current_atol_scale");
-  c.solver.restart_at_switch = read_switch(params, "solver_restart_at_switch");
+  c.solver.restart_at_switch = robotino::read_switch(params, "solver_restart_at_switch");
   return std::make_unique<RobotinoBackend>(c, t0_s);
 }
 

@@ -130,11 +130,10 @@ WheelKin wheel_kin(int i, const ModelParams& p, const ReferenceState& ref, Headi
   const bool measured = !p.reference_heading;
   k.rc = measured ? c : hr.c * kCosDelta[ui] - hr.s * kSinDelta[ui];
   k.rs = measured ? s : hr.s * kCosDelta[ui] + hr.c * kSinDelta[ui];
-  const double heading_rate = measured ? w : rs.omega_rad_per_s;
-  k.ref = (rs.vx_m_per_s * k.rs - rs.vy_m_per_s * k.rc - big_r * rs.omega_rad_per_s) / rw;
-  const double ref_side = (rs.vx_m_per_s * k.rc + rs.vy_m_per_s * k.rs) / rw;
-  k.ref_dot = (ref.ax_m_per_s2 * k.rs - ref.ay_m_per_s2 * k.rc - big_r * ref.omega_dot_rad_per_s2) / rw +
-              heading_rate * ref_side;
+  const WheelReference wr = wheel_reference(p, ref, k.rc, k.rs, measured ? w : rs.omega_rad_per_s);
+  k.ref = wr.omega_rad_per_s;
+  k.ref_dot = wr.omega_dot_rad_per_s2;
+  const double ref_side = wr.side_rad_per_s;
   if (measured) {
     k.g_ref = {ref_side, 0, 0, 0, 0, 0, 0, 0};
     k.g_ref_dot = {(ref.ax_m_per_s2 * c + ref.ay_m_per_s2 * s) / rw +
@@ -162,52 +161,24 @@ Command pid_command(const ModelParams& p, double k_gear, double wheel_inertia_ef
   const double e = (k.ref - k.omega) / k_gear;
   const double e_dot = (k.ref_dot - k.omega_dot) / k_gear;
   Command cmd;
-  cmd.u = p.ff_back_emf * p.back_emf_V_s_per_rad * k.ref / k_gear + p.kp_V_s_per_rad * e +
-          p.ki_V_per_rad * integral + p.kd_V_s2_per_rad * e_dot;
+  // The value is the shared drive law (robotino_drive.hpp); its gradient is this model's.
+  cmd.u = drive_command_V(p, {k_gear, wheel_inertia_eff}, ref, k.rc, k.rs, {k.ref, k.ref_dot, 0.0}, e, e_dot,
+                          integral);
   cmd.g = (p.ff_back_emf * p.back_emf_V_s_per_rad / k_gear) * k.g_ref +
           (p.kp_V_s_per_rad / k_gear) * (k.g_ref - k.g_omega) +
           (p.kd_V_s2_per_rad / k_gear) * (k.g_ref_dot - k.g_omega_dot);
   if (p.ff_inertia != 0.0) {
-    // Rolling forces giving the reference accelerations, for three wheels 120° apart
-    // (Σ y_i·y_iᵀ = 3/2·I, Σ y_i = 0): F_iy = 2/3·m·a_ref·y_i + I_z·Ω̇_ref/(3R); then the
-    // current for I_W·ω̇_ref = kt·i/k_gear + Rw·F_iy, applied as its resistive drop.
-    const double big_r = p.geometry.wheel_distance_m;
-    const double f = 2.0 / 3.0 * p.mass_kg * (-k.rs * ref.ax_m_per_s2 + k.rc * ref.ay_m_per_s2) +
-                     p.yaw_inertia_kg_m2 * ref.omega_dot_rad_per_s2 / (3.0 * big_r);
+    // ∂ of the inertial feed-forward: the rolling force's reference direction turns with φ.
     Grad g_f;
     if (!p.reference_heading) g_f.phi = 2.0 / 3.0 * p.mass_kg * (-k.c * ref.ax_m_per_s2 - k.s * ref.ay_m_per_s2);
     const double scale = p.ff_inertia * p.resistance_ohm * k_gear / p.torque_constant_N_m_per_A;
     const double rw = p.geometry.wheel_radius_m;
-    cmd.u += scale * (wheel_inertia_eff * k.ref_dot - rw * f);
     cmd.g = cmd.g + scale * (wheel_inertia_eff * k.g_ref_dot - rw * g_f);
   }
   return cmd;
 }
 
 }  // namespace
-
-ReferenceState rose_reference_state(const RoseReference& rose, double t_s) {
-  ReferenceState out;
-  out.pose = rose.at(t_s);
-  const RoseParams& p = rose.params();
-  const double a = p.amplitude_m;
-  const double k = p.petals_k;
-  const double rate = p.rate_rad_per_s;
-  const double varphi = rate * t_s + p.phase_rad;
-  const double sx = std::sin(k * varphi);
-  const double cx = std::cos(k * varphi);
-  const double sv = std::sin(varphi);
-  const double cv = std::cos(varphi);
-  // (Ẍ, Ÿ) = a·rate²·Rot(ϕ)·(−(1 + k²)·cos kϕ, −2k·sin kϕ).
-  const double u = -(1.0 + k * k) * cx;
-  const double v = -2.0 * k * sx;
-  out.ax_m_per_s2 = a * rate * rate * (u * cv - v * sv);
-  out.ay_m_per_s2 = a * rate * rate * (u * sv + v * cv);
-  // ω = rate·(2k²s² + (k²+1)c²)/(k²s² + c²)  ⇒  ω̇ = −2·rate²·k³·(k²−1)·s·c/(k²s² + c²)².
-  const double den = k * k * sx * sx + cx * cx;
-  out.omega_dot_rad_per_s2 = -2.0 * rate * rate * k * k * k * (k * k - 1.0) * sx * cx / (den * den);
-  return out;
-}
 
 RobotinoDae::RobotinoDae(const ModelParams& params, const RoseParams& rose)
     : p_(params), rose_(rose), cached_t_s_(std::numeric_limits<double>::quiet_NaN()) {
@@ -224,8 +195,9 @@ RobotinoDae::RobotinoDae(const ModelParams& params, const RoseParams& rose)
   if (!(robotino_min_rolling_arm_m(p_.geometry) > 0.0)) {
     throw std::invalid_argument("robotino model: the rolling arm reaches zero at a roller switch");
   }
-  k_gear_ = -1.0 / p_.gear_ratio;
-  wheel_inertia_eff_ = p_.wheel_inertia_kg_m2 + p_.rotor_inertia_kg_m2 / (k_gear_ * k_gear_);
+  const DriveConstants d = drive_constants(p_);
+  k_gear_ = d.k_gear;
+  wheel_inertia_eff_ = d.wheel_inertia_eff_kg_m2;
 }
 
 std::span<const std::size_t> RobotinoDae::block_outputs() {

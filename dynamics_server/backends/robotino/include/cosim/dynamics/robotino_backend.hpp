@@ -20,14 +20,7 @@
 
 namespace cosim::dynamics {
 
-/// Declared parameters of `robotino`: robotino_geometry_param_specs(), then its own masses,
-/// motor, reducer and PID, then rose_param_specs(), then start and solver settings.
-std::span<const ParamSpec> robotino_param_specs();
-
-/// The plant and controller of resolved robotino_param_specs() (geometry, masses, motor,
-/// reducer, PID), as `robotino` reads them; also the mujoco backend's Robotino controller
-/// (dynamics_server/backends/mujoco). Throws ParamError for an invalid combination.
-robotino::ModelParams read_robotino_model_params(const Params& params);
+// robotino_param_specs() and read_robotino_model_params(): robotino_drive.hpp (robotino_common).
 
 /// Registry factory. Throws ParamError naming the key for a combination that is invalid
 /// although each value is in range (e.g. a roller thinner than its sag, start_moving not 0/1).

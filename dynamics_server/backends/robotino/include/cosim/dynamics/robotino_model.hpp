@@ -12,6 +12,7 @@
 #include <span>
 
 #include "cosim/dae/dense_matrix_ref.hpp"
+#include "cosim/dynamics/robotino_drive.hpp"
 #include "cosim/dynamics/robotino_geometry.hpp"
 #include "cosim/dynamics/rose_reference.hpp"
 
@@ -45,47 +46,9 @@ inline constexpr std::size_t kPowerRes = 4;  ///< Σ Ra·i_i², armature losses 
 inline constexpr std::size_t kCount = 5;
 }  // namespace quad
 
-/// Physical and controller parameters (SI). Defaults and sources: MODEL.md.
-struct ModelParams {
-  RobotinoGeometry geometry;                  ///< Rw, R, r_max [m]
-  double mass_kg = 11.0;                      ///< m, whole robot incl. wheels (assumption)
-  double yaw_inertia_kg_m2 = 0.188;           ///< I_z about C, whole robot (assumption)
-  double wheel_inertia_kg_m2 = 2.0e-4;        ///< I_w, wheel with rollers about its axle (assumption)
-  double roller_inertia_kg_m2 = 7.2e-7;       ///< I_r, one roller about its own axis (assumption)
-  double rotor_inertia_kg_m2 = 71e-7;         ///< J_m, motor rotor
-  double gear_ratio = 16.0;                   ///< N; the reducer ratio is k_gear = −1/N (§3.3)
-  double resistance_ohm = 5.95;               ///< Ra
-  double inductance_H = 8.9e-3;               ///< La; 0 makes the currents algebraic
-  double torque_constant_N_m_per_A = 0.0514;  ///< kt
-  double back_emf_V_s_per_rad = 0.0514;       ///< ke
-  double voltage_limit_V = 24.0;              ///< |u| ≤ U_max: the drive saturates
-  double kp_V_s_per_rad = 7.4;                ///< PID proportional gain on the motor speed error
-  double ki_V_per_rad = 1500.0;               ///< PID integral gain
-  double kd_V_s2_per_rad = 7.8e-3;            ///< PID derivative gain
-  double ff_back_emf = 1.0;                   ///< feed-forward gain of ke·ω_m,ref [1]
-  double ff_inertia = 1.0;                    ///< feed-forward gain of Ra·i_ff (reference inertia) [1]
-  /// Eq. 22 with the reference heading φ_ref (the seed's Reference feeds the drivers) instead
-  /// of the measured one.
-  bool reference_heading = false;
-  /// Anti-windup while saturated (back-calculation): Ė = e + (u − u_cmd)/(Ki·T_t) [s]; 0: none
-  /// (E keeps the whole wheel-angle lag, which the drive then makes up).
-  double antiwindup_time_s = 2e-3;
-};
-
 /// State of a drive's voltage: following its command, or held at +U_max / −U_max. A discrete
 /// state changed at events (the command crossing the limit), so F stays smooth in each mode.
 enum class DriveMode : int { kLinear = 0, kHigh = 1, kLow = -1 };
-
-/// Reference of seed 000 §3.4 with the accelerations the PID derivative and the feed-forward need.
-struct ReferenceState {
-  RoseSample pose;                    ///< X, Y, φ and their rates
-  double ax_m_per_s2 = 0.0;           ///< d²X_ref/dt² [m/s²]
-  double ay_m_per_s2 = 0.0;           ///< d²Y_ref/dt² [m/s²]
-  double omega_dot_rad_per_s2 = 0.0;  ///< dω_ref/dt [rad/s²]
-};
-
-/// Analytic rose accelerations (derivatives of eqs. 26 and 28) at t_s [s].
-ReferenceState rose_reference_state(const RoseReference& rose, double t_s);
 
 /// Quantities derived from (t, y, y') for outputs.
 struct WheelDerived {
