@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "cosim/dynamics/mecanum4_backend.hpp"
-#include "cosim/dynamics/registry.hpp"
+#include "cosim/dynamics/mecanum4/mecanum4_backend.hpp"
+#include "cosim/dynamics/registry/registry.hpp"
 
 namespace {
 
@@ -19,7 +19,7 @@ constexpr double kDuration_s = 10.0;
 constexpr double kOutputStep_s = 0.01;
 
 void run(benchmark::State& state, const std::string& wheel_model) {
-  const auto& entry = cosim::dynamics::find_backend("mecanum4");
+  const auto& entry = cosim::dynamics::registry::find_backend("mecanum4");
   const std::vector<std::string> overrides{"wheel_model=" + wheel_model};
   const auto steps = static_cast<int>(std::lround(kDuration_s / kOutputStep_s));
   cosim::dae::IdaStats stats;
@@ -27,7 +27,7 @@ void run(benchmark::State& state, const std::string& wheel_model) {
     auto backend = entry.make(cosim::dynamics::Params::resolve(entry.name, entry.param_specs(), nullptr, overrides), 0.0);
     for (int k = 1; k <= steps; ++k) backend->advance_to(k * kOutputStep_s);
     benchmark::DoNotOptimize(backend->joint_values().data());
-    stats = static_cast<const cosim::dynamics::Mecanum4Backend&>(*backend).solver_stats();
+    stats = static_cast<const cosim::dynamics::mecanum4::Mecanum4Backend&>(*backend).solver_stats();
   }
   state.counters["ida_steps"] = static_cast<double>(stats.steps);
   state.counters["res_evals"] = static_cast<double>(stats.residual_evals);

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "cosim/dynamics/omniwheel_backend.hpp"
-#include "cosim/dynamics/registry.hpp"
+#include "cosim/dynamics/omniwheel/omniwheel_backend.hpp"
+#include "cosim/dynamics/registry/registry.hpp"
 
 namespace {
 
@@ -19,7 +19,7 @@ constexpr double kDuration_s = 10.0;
 constexpr double kOutputStep_s = 0.005;
 
 void run(benchmark::State& state, const std::string& tracking) {
-  const auto& entry = cosim::dynamics::find_backend("omniwheel");
+  const auto& entry = cosim::dynamics::registry::find_backend("omniwheel");
   const std::vector<std::string> overrides{"contact_tracking=" + tracking};
   const auto steps = static_cast<int>(std::lround(kDuration_s / kOutputStep_s));
   cosim::dae::IdaStats stats;
@@ -27,11 +27,11 @@ void run(benchmark::State& state, const std::string& tracking) {
   double tracker_iterations = 0.0;
   for (auto _ : state) {
     auto backend = entry.make(cosim::dynamics::Params::resolve(entry.name, entry.param_specs(), nullptr, overrides), 0.0);
-    const auto& omni = static_cast<const cosim::dynamics::OmniWheelBackend&>(*backend);
+    const auto& omni = static_cast<const cosim::dynamics::omniwheel::OmniWheelBackend&>(*backend);
     tracker_iterations = 0.0;
     for (int k = 1; k <= steps; ++k) {
       backend->advance_to(k * kOutputStep_s);
-      tracker_iterations += backend->outputs()[cosim::dynamics::omniwheel_output::kTrackerIterations];
+      tracker_iterations += backend->outputs()[cosim::dynamics::omniwheel::omniwheel_output::kTrackerIterations];
     }
     benchmark::DoNotOptimize(backend->joint_values().data());
     stats = omni.solver_stats();

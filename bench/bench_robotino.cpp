@@ -11,19 +11,19 @@
 #include <string>
 #include <vector>
 
-#include "cosim/dynamics/registry.hpp"
-#include "cosim/dynamics/robotino_backend.hpp"
+#include "cosim/dynamics/registry/registry.hpp"
+#include "cosim/dynamics/robotino/robotino_backend.hpp"
 
 namespace {
 
 using cosim::dynamics::Backend;
-using cosim::dynamics::RobotinoBackend;
+using cosim::dynamics::robotino::RobotinoBackend;
 
 constexpr double kDuration_s = 50.0;
 constexpr double kOutputStep_s = 0.02;
 
 std::unique_ptr<Backend> make(const std::vector<std::string>& overrides, const std::filesystem::path* file) {
-  const auto& entry = cosim::dynamics::find_backend("robotino");
+  const auto& entry = cosim::dynamics::registry::find_backend("robotino");
   return entry.make(cosim::dynamics::Params::resolve(entry.name, entry.param_specs(), file, overrides), 0.0);
 }
 
@@ -38,7 +38,7 @@ void run_rose(benchmark::State& state, const std::vector<std::string>& overrides
     for (int k = 1; k <= steps; ++k) backend->advance_to(k * kOutputStep_s);
     benchmark::DoNotOptimize(backend->joint_values().data());
     stats = static_cast<const RobotinoBackend&>(*backend).solver_stats();
-    dx_end_m = std::abs(backend->outputs()[cosim::dynamics::robotino_output::kDx]);
+    dx_end_m = std::abs(backend->outputs()[cosim::dynamics::robotino::robotino_output::kDx]);
   }
   state.counters["ida_steps"] = static_cast<double>(stats.steps);
   state.counters["res_evals"] = static_cast<double>(stats.residual_evals);

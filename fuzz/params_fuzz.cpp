@@ -14,7 +14,7 @@
 //   together resolve to the override's value where there is one, else the file's.
 
 #include <cosim/dynamics/params.hpp>
-#include <cosim/dynamics/registry.hpp>
+#include <cosim/dynamics/registry/registry.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -2,7 +2,8 @@
 #
 # The one way to declare a backend, called from dynamics_server/backends/<name>/CMakeLists.txt.
 # Creates the static library cosim_backend_<name> (alias cosim::backend_<name>) with the public
-# include dir <folder>/include and the private one <folder>/src, linking cosim::backends and
+# include dir <folder>/include (headers in include/cosim/dynamics/<name>/, code in namespace
+# cosim::dynamics::<name>) and the private one <folder>/src, linking cosim::backend_api and
 # LINKS publicly (what its public headers include) and PRIVATE_LINKS privately, and appends it
 # to the global property COSIM_BACKEND_TARGETS, which registry/ links: a new backend is its
 # folder plus one line in registry/src/registry.cpp, and no other CMake line.
@@ -21,8 +22,9 @@ function(cosim_add_backend)
   if(NOT arg_SOURCES)
     message(FATAL_ERROR "cosim_add_backend(${arg_NAME}): SOURCES is empty")
   endif()
-  if(NOT IS_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}/include")
-    message(FATAL_ERROR "cosim_add_backend(${arg_NAME}): ${CMAKE_CURRENT_SOURCE_DIR}/include does not exist (public headers go there)")
+  # Each backend owns its include prefix (and namespace cosim::dynamics::<name>).
+  if(NOT IS_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}/include/cosim/dynamics/${arg_NAME}")
+    message(FATAL_ERROR "cosim_add_backend(${arg_NAME}): ${CMAKE_CURRENT_SOURCE_DIR}/include/cosim/dynamics/${arg_NAME} does not exist (public headers go there)")
   endif()
 
   set(target cosim_backend_${arg_NAME})
@@ -32,7 +34,7 @@ function(cosim_add_backend)
     PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/include
     PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src)
   target_compile_features(${target} PUBLIC cxx_std_20)
-  target_link_libraries(${target} PUBLIC cosim::backends ${arg_LINKS} PRIVATE ${arg_PRIVATE_LINKS})
+  target_link_libraries(${target} PUBLIC cosim::backend_api ${arg_LINKS} PRIVATE ${arg_PRIVATE_LINKS})
   set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
   set_property(GLOBAL APPEND PROPERTY COSIM_BACKEND_TARGETS ${target})
 endfunction()

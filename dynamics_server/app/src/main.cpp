@@ -13,7 +13,7 @@
 #include "cosim/platform/console.hpp"
 #include "cosim/util/cli.hpp"
 
-#include "cosim/dynamics/registry.hpp"
+#include "cosim/dynamics/registry/registry.hpp"
 #include "cosim/protocol/channel_spec.hpp"
 #include "cosim/protocol/signals.hpp"
 #include "cosim/protocol/version.hpp"
@@ -24,14 +24,14 @@ namespace {
 
 std::string backend_list() {
   std::string out;
-  for (const auto& entry : cosim::dynamics::backend_registry()) {
+  for (const auto& entry : cosim::dynamics::registry::backend_registry()) {
     out += "  " + std::string(entry.name) + " - " + std::string(entry.summary) + "\n";
   }
   return out;
 }
 
 void print_backends() {
-  for (const auto& entry : cosim::dynamics::backend_registry()) {
+  for (const auto& entry : cosim::dynamics::registry::backend_registry()) {
     std::printf("%s - %.*s\n", std::string(entry.name).c_str(), static_cast<int>(entry.summary.size()),
                 entry.summary.data());
     std::printf("    scene %.*s; %s; %s\n", static_cast<int>(entry.default_scene.size()), entry.default_scene.data(),

@@ -9,16 +9,16 @@
 #include <vector>
 
 #include "cosim/dynamics/backend.hpp"
-#include "cosim/dynamics/frame_loop.hpp"
+#include "cosim/dynamics/session/frame_loop.hpp"
 #include "cosim/platform/paths.hpp"
 #include "cosim/dynamics/params.hpp"
-#include "cosim/dynamics/probe_comparator.hpp"
-#include "cosim/dynamics/probe_kinematics.hpp"
-#include "cosim/dynamics/registry.hpp"
-#include "cosim/dynamics/run_record.hpp"
+#include "cosim/dynamics/session/probe_comparator.hpp"
+#include "cosim/dynamics/session/probe_kinematics.hpp"
+#include "cosim/dynamics/registry/registry.hpp"
+#include "cosim/dynamics/session/run_record.hpp"
 #include "cosim/run/run_folder.hpp"
 #include "cosim/run/run_summary.hpp"
-#include "cosim/dynamics/server_session.hpp"
+#include "cosim/dynamics/session/server_session.hpp"
 #include "cosim/protocol/channel_spec.hpp"
 #include "cosim/protocol/outcome.hpp"
 #include "cosim/protocol/version.hpp"
@@ -31,6 +31,18 @@
 #include "cosim/util/text.hpp"
 
 namespace cosim::dynamics {
+using registry::BackendEntry;
+using registry::find_backend;
+using session::ComparisonSummary;
+using session::FrameLoop;
+using session::LoopSettings;
+using session::PeerInfo;
+using session::ProbeComparator;
+using session::ProbeKinematics;
+using session::RunRecord;
+using session::ServerSession;
+using session::SessionPlan;
+
 
 namespace {
 

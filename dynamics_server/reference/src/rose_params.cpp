@@ -1,9 +1,9 @@
-#include "cosim/dynamics/rose_params.hpp"
+#include "cosim/dynamics/reference/rose_params.hpp"
 
 #include <array>
 #include <numbers>
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::reference {
 
 std::span<const ParamSpec> rose_param_specs() {
   constexpr double kPi = std::numbers::pi;
@@ -29,4 +29,4 @@ RoseParams read_rose_params(const Params& params) {
   return rose;
 }
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::reference

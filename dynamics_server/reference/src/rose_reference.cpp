@@ -1,4 +1,4 @@
-#include "cosim/dynamics/rose_reference.hpp"
+#include "cosim/dynamics/reference/rose_reference.hpp"
 
 #include <cmath>
 #include <stdexcept>
@@ -6,7 +6,7 @@
 
 #include "cosim/dynamics/format_number.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::reference {
 namespace {
 
 // F(x) = x + atan((k−1)·sin x·cos x / (cos²x + k·sin²x)): the angle of (−k sin x, cos x) minus
@@ -65,4 +65,4 @@ RoseSample RoseReference::at(double t_s) const {
   return s;
 }
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::reference

@@ -1,10 +1,10 @@
-#include "cosim/dynamics/trapezoid.hpp"
+#include "cosim/dynamics/reference/trapezoid.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::reference {
 namespace {
 
 double sign(double x) { return x < 0.0 ? -1.0 : 1.0; }
@@ -65,4 +65,4 @@ double Trapezoid::position(double t_s) const {
   return sign(distance) * s;
 }
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::reference

@@ -1,13 +1,18 @@
-#include "cosim/dynamics/robotino_drive.hpp"
+#include "cosim/dynamics/robotino_common/robotino_drive.hpp"
 
 #include <string>
 #include <vector>
 
 #include "cosim/dynamics/format_number.hpp"
-#include "cosim/dynamics/robotino_geometry_params.hpp"
-#include "cosim/dynamics/rose_params.hpp"
+#include "cosim/dynamics/robotino_common/robotino_geometry_params.hpp"
+#include "cosim/dynamics/reference/rose_params.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::robotino_common {
+using reference::RoseParams;
+using reference::RoseReference;
+using reference::RoseSample;
+using reference::rose_param_specs;
+
 namespace {
 
 // Parameters of the dynamics (masses, motor, reducer, PID): between the geometry and the rose.
@@ -85,7 +90,7 @@ std::span<const ParamSpec> start_and_solver_param_specs() {
 
 }  // namespace
 
-bool robotino::read_switch(const Params& params, const std::string& key) {
+bool read_switch(const Params& params, const std::string& key) {
   const double value = params.get(key);
   if (value != 0.0 && value != 1.0) {
     throw ParamError("backend robotino: " + key + " = " + format_number(value) + " must be 0 or 1");
@@ -101,8 +106,8 @@ std::span<const ParamSpec> robotino_param_specs() {
   return specs;
 }
 
-robotino::ModelParams read_robotino_model_params(const Params& params) {
-  robotino::ModelParams m;
+ModelParams read_robotino_model_params(const Params& params) {
+  robotino_common::ModelParams m;
   m.geometry = read_robotino_geometry(params, "robotino");
   m.mass_kg = params.get("mass_kg");
   m.yaw_inertia_kg_m2 = params.get("yaw_inertia_kg_m2");
@@ -120,14 +125,11 @@ robotino::ModelParams read_robotino_model_params(const Params& params) {
   m.kd_V_s2_per_rad = params.get("pid_kd_V_s2_per_rad");
   m.ff_back_emf = params.get("pid_ff_back_emf");
   m.ff_inertia = params.get("pid_ff_inertia");
-  m.reference_heading = robotino::read_switch(params, "pid_reference_heading");
+  m.reference_heading = read_switch(params, "pid_reference_heading");
   m.antiwindup_time_s = params.get("pid_antiwindup_time_s");
   return m;
 }
 
-}  // namespace cosim::dynamics
-
-namespace cosim::dynamics::robotino {
 
 ReferenceState rose_reference_state(const RoseReference& rose, double t_s) {
   ReferenceState out;
@@ -188,4 +190,4 @@ double drive_command_V(const ModelParams& p, const DriveConstants& d, const Refe
   return u;
 }
 
-}  // namespace cosim::dynamics::robotino
+}  // namespace cosim::dynamics::robotino_common

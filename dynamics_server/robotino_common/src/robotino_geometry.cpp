@@ -1,10 +1,10 @@
-#include "cosim/dynamics/robotino_geometry.hpp"
+#include "cosim/dynamics/robotino_common/robotino_geometry.hpp"
 
 #include <cmath>
 
 #include <Eigen/QR>
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::robotino_common {
 namespace {
 
 // cos φ_i, sin φ_i for φ_i = φ + δ_i from one sincos of φ and exact constants for δ_i
@@ -107,4 +107,4 @@ void append_per_wheel_names(std::vector<std::string>& names, const std::string& 
   for (int i = 1; i <= kRobotinoWheelCount; ++i) names.push_back(prefix + std::to_string(i) + suffix);
 }
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::robotino_common

@@ -1,4 +1,4 @@
-#include "cosim/dynamics/robotino_geometry_params.hpp"
+#include "cosim/dynamics/robotino_common/robotino_geometry_params.hpp"
 
 #include <array>
 #include <cmath>
@@ -6,7 +6,7 @@
 
 #include "cosim/dynamics/format_number.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::robotino_common {
 
 std::span<const ParamSpec> robotino_geometry_param_specs() {
   const RobotinoGeometry defaults;
@@ -38,4 +38,4 @@ RobotinoGeometry read_robotino_geometry(const Params& params, std::string_view b
   return geometry;
 }
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::robotino_common

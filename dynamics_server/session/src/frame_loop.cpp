@@ -1,4 +1,4 @@
-#include "cosim/dynamics/frame_loop.hpp"
+#include "cosim/dynamics/session/frame_loop.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -12,7 +12,7 @@
 #include "cosim/util/text.hpp"
 #include "cosim/wire/interrupt.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::session {
 
 namespace {
 
@@ -195,4 +195,4 @@ void FrameLoop::finish() {
   }
 }
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::session

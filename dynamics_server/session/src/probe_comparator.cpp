@@ -1,4 +1,4 @@
-#include "cosim/dynamics/probe_comparator.hpp"
+#include "cosim/dynamics/session/probe_comparator.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 
 #include "cosim/util/errors.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::session {
 
 namespace {
 /// Enough for the frames in flight of any run on one machine; grown on demand.
@@ -140,4 +140,4 @@ ComparisonSummary ProbeComparator::summary() const {
   return s;
 }
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::session

@@ -1,4 +1,4 @@
-#include "cosim/dynamics/probe_kinematics.hpp"
+#include "cosim/dynamics/session/probe_kinematics.hpp"
 
 #include <limits>
 #include <optional>
@@ -6,7 +6,7 @@
 #include "cosim/scene/joint_match.hpp"
 #include "cosim/util/errors.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::session {
 
 ProbeKinematics::ProbeKinematics(const scene::SceneModel& scene, std::span<const std::string> backend_joints,
                                  std::vector<std::string> probe_names, const std::string& scene_label,
@@ -60,4 +60,4 @@ std::span<const Eigen::Vector3d> ProbeKinematics::positions(double t_s, std::spa
   return p_WP_;
 }
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::session

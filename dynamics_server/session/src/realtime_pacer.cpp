@@ -1,8 +1,8 @@
-#include "cosim/dynamics/realtime_pacer.hpp"
+#include "cosim/dynamics/session/realtime_pacer.hpp"
 
 #include <cmath>
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::session {
 
 void RealtimePacer::anchor(double t_s, std::int64_t sent_ns) {
   anchored_ = true;
@@ -15,4 +15,4 @@ std::int64_t RealtimePacer::due_ns(double t_s) const {
   return anchor_ns_ + static_cast<std::int64_t>(std::ceil((t_s - anchor_t_s_) / rate_ * 1e9));
 }
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::session

@@ -1,10 +1,10 @@
-#include "cosim/dynamics/run_record.hpp"
+#include "cosim/dynamics/session/run_record.hpp"
 
 #include <cassert>
 
 #include "cosim/protocol/version.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::session {
 
 namespace {
 constexpr const char* kAxes[] = {"x", "y", "z"};
@@ -79,4 +79,4 @@ void RunRecord::flush() {
   frames_log_->flush();
 }
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::session

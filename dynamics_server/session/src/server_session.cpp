@@ -1,4 +1,4 @@
-#include "cosim/dynamics/server_session.hpp"
+#include "cosim/dynamics/session/server_session.hpp"
 
 #include <algorithm>
 
@@ -7,7 +7,7 @@
 #include "cosim/util/errors.hpp"
 #include "cosim/util/text.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::session {
 
 ServerSession::ServerSession(std::unique_ptr<wire::Channel> channel, wire::CosimLogWriter* record,
                              std::chrono::milliseconds open_timeout, std::chrono::milliseconds io_timeout)
@@ -104,4 +104,4 @@ void ServerSession::fail(int exit_code, const std::string& message) noexcept {
   connection_.send_error_noexcept(protocol::error_code_for_exit(exit_code), message);
 }
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::session

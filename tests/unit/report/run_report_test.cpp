@@ -19,8 +19,8 @@
 #include <boost/property_tree/json_parser.hpp>
 #include <boost/property_tree/ptree.hpp>
 
-#include "cosim/dynamics/probe_comparator.hpp"
-#include "cosim/dynamics/run_record.hpp"
+#include "cosim/dynamics/session/probe_comparator.hpp"
+#include "cosim/dynamics/session/run_record.hpp"
 #include "cosim/run/run_summary.hpp"
 
 namespace cosim::report {
@@ -45,7 +45,7 @@ class RunReportTest : public ::testing::Test {
     const std::vector<std::string> joints{"M/x_m", "M/y_m", "M/phi_rad"};
     const std::vector<std::string> probes{"M/p1", "M/p2"};
     const std::vector<std::string> outputs{"x_ref_m", "y_ref_m", "phi_ref_rad"};
-    dynamics::RunRecord record(folder_, joints, probes, outputs);
+    dynamics::session::RunRecord record(folder_, joints, probes, outputs);
     for (int n = 0; n <= 20; ++n) {
       const double t = 0.5 * n;
       const double x = t + (lockstep ? 0.0 : t == 1.0 ? 0.5 : t == 7.0 ? 0.002 : 0.0);
@@ -54,7 +54,7 @@ class RunReportTest : public ::testing::Test {
       const Eigen::Vector3d p[] = {{x, 0, 0}, {0, x, 0}};
       record.write_state(t, q, p, ref);
     }
-    dynamics::ProbeComparator comparator(2, 40);
+    dynamics::session::ProbeComparator comparator(2, 40);
     std::uint64_t reported = 0;
     for (std::uint64_t k = 1; k <= 40; ++k) {
       const double t = 0.05 * static_cast<double>(k);
@@ -94,7 +94,7 @@ class RunReportTest : public ::testing::Test {
 
   fs::path root_;
   run::RunFolder folder_;
-  dynamics::ComparisonSummary expected_;
+  dynamics::session::ComparisonSummary expected_;
 };
 
 TEST_F(RunReportTest, FindsTheDynamicsFiguresFromTheFilesAlone) {
@@ -269,7 +269,7 @@ TEST_F(RunReportTest, SpeedErrorsPerPhaseOfAManoeuvre) {
   const std::vector<std::string> outputs{"vx_m_per_s", "vx_ref_m_per_s", "vy_m_per_s", "vy_ref_m_per_s",
                                          "omega_rad_per_s", "omega_ref_rad_per_s"};
   {
-    dynamics::RunRecord record(folder_, joints, {}, outputs);
+    dynamics::session::RunRecord record(folder_, joints, {}, outputs);
     //                     t    vx_ref  vx error   omega_ref  omega error
     const double rows[][5] = {{0.0, 0, 0, 0, 0},   {0.1, 1, 0.01, 0, 0}, {0.2, 1, -0.01, 0, 0}, {0.3, 0, 0.02, 0, 0},
                               {0.4, 0, 0, 1, 0.05}, {0.5, 1e-9, 0, 1, -0.05}, {0.6, 0, 0, 0, 0}};

@@ -10,7 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "cosim/dynamics/robotino_drive.hpp"
+#include "cosim/dynamics/robotino_common/robotino_drive.hpp"
 #include "cosim/platform/paths.hpp"
 #include "cosim/robotino_mjcf/robotino_mjcf.hpp"
 #include "cosim/util/exit_codes.hpp"
@@ -56,9 +56,9 @@ int main(int argc, char** argv) {
   }
   try {
     const fs::path file = cosim::platform::path_from_utf8(params_file);
-    const auto params = cosim::dynamics::Params::resolve("robotino", cosim::dynamics::robotino_param_specs(),
+    const auto params = cosim::dynamics::Params::resolve("robotino", cosim::dynamics::robotino_common::robotino_param_specs(),
                                                          params_file.empty() ? nullptr : &file, overrides);
-    (void)cosim::dynamics::read_robotino_model_params(params);  // the combination checks robotino makes
+    (void)cosim::dynamics::robotino_common::read_robotino_model_params(params);  // the combination checks robotino makes
     const std::string text = cosim::robotino_mjcf::robotino_mjcf(params, o);
     if (out_file.empty()) {
       std::fwrite(text.data(), 1, text.size(), stdout);

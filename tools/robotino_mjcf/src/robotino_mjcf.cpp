@@ -6,7 +6,7 @@
 #include <numbers>
 #include <string_view>
 
-#include "cosim/dynamics/robotino_geometry.hpp"
+#include "cosim/dynamics/robotino_common/robotino_geometry.hpp"
 
 namespace cosim::robotino_mjcf {
 namespace {
@@ -87,7 +87,7 @@ MassSplit split_masses(const Params& p, const MjcfOptions& o) {
       s.roller_mass_kg * (3.0 * r_max * r_max + 4.0 * half_length * half_length) / 12.0;
   const double wheel_axial = p.get("wheel_inertia_kg_m2");
   const double wheel_mass = 2.0 * wheel_axial / (rw * rw);
-  const int rollers = dynamics::kRobotinoRollersPerWheel;
+  const int rollers = dynamics::robotino_common::kRobotinoRollersPerWheel;
   // I_w is the wheel with its rollers about the axle: the hub gets the rest.
   s.hub_mass_kg = wheel_mass - rollers * s.roller_mass_kg;
   s.hub_axial_kg_m2 = wheel_axial - rollers * (s.roller_mass_kg * axle_to_roller * axle_to_roller +
@@ -97,12 +97,12 @@ MassSplit split_masses(const Params& p, const MjcfOptions& o) {
   s.hub_transverse_kg_m2 = 0.55 * s.hub_axial_kg_m2;  // a thin disk's is 0.5: keeps the triangle inequality strict
   // m and I_z are the whole robot's: the chassis gets what the wheels do not carry. The rollers'
   // yaw inertia about C does not depend on the wheel angle: Σ_j sin²(θ + j·60°) = 3.
-  const int wheels = dynamics::kRobotinoWheelCount;
+  const int wheels = dynamics::robotino_common::kRobotinoWheelCount;
   s.chassis_mass_kg = p.get("mass_kg") - wheels * wheel_mass;
   double wheel_yaw = s.hub_mass_kg * big_r * big_r + s.hub_transverse_kg_m2;
   for (int j = 0; j < rollers; ++j) {
     const double offset = (j % 2 == 0 ? 1.0 : -1.0) * o.roller_offset_m;
-    const double sin_alpha = std::sin(j * dynamics::kRobotinoRollerPitch_rad);
+    const double sin_alpha = std::sin(j * dynamics::robotino_common::kRobotinoRollerPitch_rad);
     wheel_yaw += s.roller_mass_kg * ((big_r + offset) * (big_r + offset) +
                                      axle_to_roller * axle_to_roller * sin_alpha * sin_alpha) +
                  s.roller_axial_kg_m2 * sin_alpha * sin_alpha +
@@ -203,8 +203,8 @@ std::string robotino_mjcf(const Params& params, const MjcfOptions& options) {
        vec({0.6 * s.chassis_yaw_kg_m2, 0.6 * s.chassis_yaw_kg_m2, s.chassis_yaw_kg_m2}) + "\"/>\n";
   x += "      <geom type=\"cylinder\" size=\"0.185 0.05\" pos=\"0 0 0.09\" contype=\"0\" conaffinity=\"0\" "
        "rgba=\"0.75 0.75 0.75 0.4\"/>\n";
-  for (int i = 0; i < dynamics::kRobotinoWheelCount; ++i) {
-    const double delta = dynamics::kRobotinoAxleOffset_rad[static_cast<std::size_t>(i)];
+  for (int i = 0; i < dynamics::robotino_common::kRobotinoWheelCount; ++i) {
+    const double delta = dynamics::robotino_common::kRobotinoAxleOffset_rad[static_cast<std::size_t>(i)];
     const std::string wheel = "Wheel_" + std::to_string(i + 1);
     // Wheel frame: x along the outward axle x_i (the axle angle θ_i is about it), as the scene's.
     x += "      <body name=\"" + wheel + "\" pos=\"" +
@@ -216,9 +216,9 @@ std::string robotino_mjcf(const Params& params, const MjcfOptions& options) {
          vec({s.hub_axial_kg_m2, s.hub_transverse_kg_m2, s.hub_transverse_kg_m2}) + "\"/>\n";
     x += "        <geom type=\"cylinder\" size=\"0.018 0.012\" quat=\"" + axis_quat(1, pi / 2.0) +
          "\" contype=\"0\" conaffinity=\"0\" rgba=\"0.27 0.51 0.71 1\"/>\n";
-    for (int j = 0; j < dynamics::kRobotinoRollersPerWheel; ++j) {
+    for (int j = 0; j < dynamics::robotino_common::kRobotinoRollersPerWheel; ++j) {
       // Roller j sits at α_j = j·60° about the axle; it touches the floor when θ_i + α_j = 0.
-      const double alpha = j * dynamics::kRobotinoRollerPitch_rad;
+      const double alpha = j * dynamics::robotino_common::kRobotinoRollerPitch_rad;
       const double offset = (j % 2 == 0 ? 1.0 : -1.0) * options.roller_offset_m;
       const std::string roller = wheel + "/roller" + std::to_string(j + 1);
       x += "        <body name=\"" + roller + "\" pos=\"" +
@@ -234,7 +234,7 @@ std::string robotino_mjcf(const Params& params, const MjcfOptions& options) {
     x += "      </body>\n";
   }
   x += "    </body>\n  </worldbody>\n  <actuator>\n";
-  for (int i = 1; i <= dynamics::kRobotinoWheelCount; ++i) {
+  for (int i = 1; i <= dynamics::robotino_common::kRobotinoWheelCount; ++i) {
     // Torque on the wheel about x_i [N·m]: the controller sets τ_i = kt·i_i/k_gear.
     x += "    <motor name=\"drive" + std::to_string(i) + "\" joint=\"axle" + std::to_string(i) + "\" gear=\"1\"/>\n";
   }

@@ -1,4 +1,4 @@
-#include "cosim/dynamics/kinematic_backend.hpp"
+#include "cosim/dynamics/kinematic/kinematic_backend.hpp"
 
 #include <algorithm>
 #include <array>
@@ -7,10 +7,36 @@
 #include <vector>
 
 #include "cosim/dynamics/format_number.hpp"
-#include "cosim/dynamics/robotino_geometry_params.hpp"
-#include "cosim/dynamics/rose_params.hpp"
+#include "cosim/dynamics/robotino_common/robotino_geometry_params.hpp"
+#include "cosim/dynamics/reference/rose_params.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::kinematic {
+using reference::RoseParams;
+using reference::RoseSample;
+using reference::read_rose_params;
+using reference::rose_param_specs;
+using robotino_common::RobotinoGeometry;
+using robotino_common::RollerContact;
+using robotino_common::append_per_wheel_names;
+using robotino_common::kRobotinoJointAxle1;
+using robotino_common::kRobotinoJointPhi;
+using robotino_common::kRobotinoJointX;
+using robotino_common::kRobotinoJointY;
+using robotino_common::kRobotinoRollerPitch_rad;
+using robotino_common::kRobotinoRollersPerWheel;
+using robotino_common::kRobotinoWheelCount;
+using robotino_common::read_robotino_geometry;
+using robotino_common::robotino_contact_sector;
+using robotino_common::robotino_geometry_param_specs;
+using robotino_common::robotino_joint_names;
+using robotino_common::robotino_min_rolling_arm_m;
+using robotino_common::robotino_roller_contact;
+using robotino_common::robotino_roller_joint;
+using robotino_common::robotino_rolling_arm_m;
+using robotino_common::robotino_sector_roller;
+using robotino_common::robotino_side_velocities;
+using robotino_common::robotino_wheel_speeds;
+
 namespace {
 
 constexpr int kNodes = 5;
@@ -298,4 +324,4 @@ void KinematicBackend::write_outputs(double t_s, std::span<const double> q,
   }
 }
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::kinematic

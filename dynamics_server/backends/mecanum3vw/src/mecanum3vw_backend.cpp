@@ -1,4 +1,4 @@
-#include "cosim/dynamics/mecanum3vw_backend.hpp"
+#include "cosim/dynamics/mecanum3vw/mecanum3vw_backend.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,12 +10,13 @@
 
 #include "cosim/dynamics/format_number.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::mecanum3vw {
+
 namespace {
 
 namespace out = mecanum3vw_output;
-using mecanum3::Matrix3;
-using mecanum3::Vector3;
+using mecanum3vw::Matrix3;
+using mecanum3vw::Vector3;
 
 constexpr int kWheels = 3;
 constexpr int kRollersPerWheel = 12;
@@ -123,7 +124,7 @@ std::unique_ptr<Backend> make_mecanum3vw_backend(const Params& params, double t0
   c.plant.wheel_viscous_N_m_s *= params.get("plant_viscous_scale");
   c.gains.kp_per_s = params.get("kp_per_s");
   c.gains.ki_per_s2 = params.get("ki_per_s2");
-  c.path.path = params.get_choice("path") == 0 ? mecanum3::Path::kCircle : mecanum3::Path::kEight;
+  c.path.path = params.get_choice("path") == 0 ? mecanum3vw::Path::kCircle : mecanum3vw::Path::kEight;
   c.path.radius_m = params.get("path_radius_m");
   c.path.rate_rad_per_s = params.get("path_rate_rad_per_s");
   c.path.heading0_rad = params.get("heading0_rad");
@@ -140,15 +141,15 @@ std::unique_ptr<Backend> make_mecanum3vw_backend(const Params& params, double t0
 class Mecanum3Backend::System final : public dae::DaeSystem {
  public:
   explicit System(const Mecanum3Config& c)
-      : c_(c), jacobian_(mecanum3::wheel_jacobian(c.geometry)) {}
+      : c_(c), jacobian_(mecanum3vw::wheel_jacobian(c.geometry)) {}
 
   /// f(t, y): the controller's torques drive the plant.
   void rates(double t_s, std::span<const double> y, std::span<double> f) const {
     const Vector3 q(y[kPose], y[kPose + 1], y[kPose + 2]);
     const Vector3 xi(y[kXi], y[kXi + 1], y[kXi + 2]);
     const Vector3 tau = torques(t_s, y);
-    const Vector3 xi_dot = mecanum3::body_acceleration(c_.geometry, c_.plant, xi, tau);
-    const Vector3 q_dot = mecanum3::world_to_body(q.z()).transpose() * xi;
+    const Vector3 xi_dot = mecanum3vw::body_acceleration(c_.geometry, c_.plant, xi, tau);
+    const Vector3 q_dot = mecanum3vw::world_to_body(q.z()).transpose() * xi;
     const Vector3 omega = jacobian_ * xi;
     for (int k = 0; k < 3; ++k) {
       const auto uk = static_cast<std::size_t>(k);
@@ -161,14 +162,14 @@ class Mecanum3Backend::System final : public dae::DaeSystem {
     f[kWorkLoss] = c_.plant.wheel_viscous_N_m_s * omega.squaredNorm();
   }
   Vector3 torques(double t_s, std::span<const double> y) const {
-    return mecanum3::tracking_torques(c_.geometry, c_.model, c_.gains, mecanum3::path_at(c_.path, t_s),
+    return mecanum3vw::tracking_torques(c_.geometry, c_.model, c_.gains, mecanum3vw::path_at(c_.path, t_s),
                                       Vector3(y[kPose], y[kPose + 1], y[kPose + 2]),
                                       Vector3(y[kXi], y[kXi + 1], y[kXi + 2]));
   }
   // The contact roller spins so that the hub's velocity across the wheel, v_H·y_B, is taken by
   // the roller alone: β̇ = −(v_H·y_B)/(r0·cos γ'), cos γ' = 1/√2 (spec B.5).
   double roller_rate(int wheel, const Vector3& xi) const {
-    const mecanum3::WheelPlace w = mecanum3::wheel_place(c_.geometry, wheel);
+    const mecanum3vw::WheelPlace w = mecanum3vw::wheel_place(c_.geometry, wheel);
     return -(xi.y() + xi.z() * w.x_m) * std::numbers::sqrt2 / c_.geometry.roller_radius_m;
   }
   const Matrix3& wheel_jacobian() const { return jacobian_; }
@@ -200,8 +201,8 @@ Mecanum3Backend::Mecanum3Backend(const Mecanum3Config& config, double t0_s)
     throw std::invalid_argument("mecanum3vw backend: solver tolerances and max step must be positive");
   }
   // On the reference (plus the offset), moving with it: ξ = R(ϑ)·q̇_d.
-  const mecanum3::PathSample ref = mecanum3::path_at(config_.path, t0_s);
-  const Vector3 xi = mecanum3::world_to_body(ref.q.z()) * ref.q_dot;
+  const mecanum3vw::PathSample ref = mecanum3vw::path_at(config_.path, t0_s);
+  const Vector3 xi = mecanum3vw::world_to_body(ref.q.z()) * ref.q_dot;
   y_[kPose] = ref.q.x() + config_.initial_offset_x_m;
   y_[kPose + 1] = ref.q.y();
   y_[kPose + 2] = ref.q.z();
@@ -225,7 +226,7 @@ Mecanum3Backend::Mecanum3Backend(const Mecanum3Config& config, double t0_s)
   stepper_ = std::make_unique<dae::EventStepper>(*solver_, static_cast<dae::EventHandler&>(*this),
                                                  static_cast<std::size_t>(options.root_count));
   for (std::size_t i = 0; i < 3; ++i) sector_[i] = contact_sector(y_[kWheel + i]);
-  stored0_J_ = mecanum3::kinetic_energy_J(config_.geometry, config_.plant, xi);
+  stored0_J_ = mecanum3vw::kinetic_energy_J(config_.geometry, config_.plant, xi);
   write_state(t0_s, mutable_joint_values(), mutable_outputs());
 }
 
@@ -255,11 +256,11 @@ dae::EventHandler::AfterRoots Mecanum3Backend::on_roots(double t_s, std::span<co
 }
 
 void Mecanum3Backend::write_state(double t_s, std::span<double> q, std::span<double> o) const {
-  const mecanum3::PathSample ref = mecanum3::path_at(config_.path, t_s);
+  const mecanum3vw::PathSample ref = mecanum3vw::path_at(config_.path, t_s);
   const Vector3 pose(y_[kPose], y_[kPose + 1], y_[kPose + 2]);
   const Vector3 xi(y_[kXi], y_[kXi + 1], y_[kXi + 2]);
   const Vector3 e = ref.q - pose;
-  const Vector3 e_body = mecanum3::world_to_body(pose.z()) * e;
+  const Vector3 e_body = mecanum3vw::world_to_body(pose.z()) * e;
   const Vector3 tau = system_->torques(t_s, y_);
   const Vector3 omega = system_->wheel_jacobian() * xi;
   for (std::size_t k = 0; k < 3; ++k) q[k] = pose[static_cast<Eigen::Index>(k)];
@@ -290,7 +291,7 @@ void Mecanum3Backend::write_state(double t_s, std::span<double> q, std::span<dou
     o[out::kRollerSpeed1 + ui] = system_->roller_rate(i, xi);
     power += tau[ei] * omega[ei];
   }
-  const double stored = mecanum3::kinetic_energy_J(config_.geometry, config_.plant, xi);
+  const double stored = mecanum3vw::kinetic_energy_J(config_.geometry, config_.plant, xi);
   o[out::kPower] = power;
   o[out::kEnergyIn] = y_[kWorkIn];
   o[out::kEnergyRes] = y_[kWorkLoss];
@@ -298,4 +299,4 @@ void Mecanum3Backend::write_state(double t_s, std::span<double> q, std::span<dou
   o[out::kEnergyBalance] = y_[kWorkIn] - y_[kWorkLoss] - (stored - stored0_J_);
 }
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::mecanum3vw

@@ -1,9 +1,9 @@
-#include "cosim/dynamics/mecanum3vw_model.hpp"
+#include "cosim/dynamics/mecanum3vw/mecanum3vw_model.hpp"
 
 #include <Eigen/Cholesky>
 #include <cmath>
 
-namespace cosim::dynamics::mecanum3 {
+namespace cosim::dynamics::mecanum3vw {
 
 WheelPlace wheel_place(const Geometry& g, int wheel) {
   switch (wheel) {
@@ -99,4 +99,4 @@ Vector3 tracking_torques(const Geometry& g, const Inertia& model, const Gains& k
   return virtual_work_torques(g, model, xi, xi_dot_c);
 }
 
-}  // namespace cosim::dynamics::mecanum3
+}  // namespace cosim::dynamics::mecanum3vw

@@ -1,4 +1,4 @@
-#include "cosim/dynamics/mecanum4_backend.hpp"
+#include "cosim/dynamics/mecanum4/mecanum4_backend.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 
 #include "cosim/dynamics/format_number.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::mecanum4 {
 namespace {
 
 namespace out = mecanum4_output;
@@ -288,4 +288,4 @@ void Mecanum4Backend::write_state(std::span<double> q, std::span<double> o) {
   o[out::kContactLoss] = contact;
 }
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::mecanum4

@@ -1,4 +1,4 @@
-#include "cosim/dynamics/mecanum4_kinematics.hpp"
+#include "cosim/dynamics/mecanum4/mecanum4_kinematics.hpp"
 
 #include <Eigen/Geometry>
 #include <Eigen/LU>
@@ -6,6 +6,8 @@
 #include <numbers>
 
 namespace cosim::dynamics::mecanum4 {
+using reference::Trapezoid;
+
 
 Eigen::Vector2d Geometry::wheel_position(int i) const {
   static constexpr double kSignX[kWheels] = {-1.0, -1.0, 1.0, 1.0};

@@ -1,4 +1,4 @@
-#include "cosim/dynamics/mecanum4_model.hpp"
+#include "cosim/dynamics/mecanum4/mecanum4_model.hpp"
 
 #include <Eigen/Geometry>
 #include <algorithm>

@@ -1,4 +1,4 @@
-#include "cosim/dynamics/mujoco_backend.hpp"
+#include "cosim/dynamics/mujoco/mujoco_backend.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -17,7 +17,7 @@
 #include "reference_csv.hpp"
 #include "robotino_controller.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::mujoco {
 
 namespace fs = std::filesystem;
 
@@ -350,4 +350,4 @@ void MujocoBackend::write_outputs(double back, std::span<double> outputs) const 
   }
 }
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::mujoco

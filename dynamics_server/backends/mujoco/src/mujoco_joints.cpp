@@ -5,9 +5,9 @@
 #include <string_view>
 #include <numbers>
 
-#include "cosim/dynamics/mujoco_backend.hpp"
+#include "cosim/dynamics/mujoco/mujoco_backend.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::mujoco {
 namespace {
 
 constexpr const char* kFreeAxes[6] = {"x", "y", "z", "yaw", "pitch", "roll"};
@@ -157,4 +157,4 @@ void scene_joint_values(const JointMap& map, const mjModel* m, const mjtNum* qpo
   }
 }
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::mujoco

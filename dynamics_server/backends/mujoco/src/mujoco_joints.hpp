@@ -11,7 +11,7 @@
 
 #include "cosim/dynamics/backend.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::mujoco {
 
 /// Where each scene joint's value comes from in qpos.
 struct JointMap {
@@ -51,4 +51,4 @@ JointMap map_joints(const mjModel* m, const std::string& file);
 void scene_joint_values(const JointMap& map, const mjModel* m, const mjtNum* qpos, std::span<const double> near,
                   std::span<double> q);
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::mujoco

@@ -6,7 +6,7 @@
 #include "cosim/dynamics/params.hpp"
 #include "cosim/util/csv_reader.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::mujoco {
 
 ReferenceCsv ReferenceCsv::read(const std::filesystem::path& file) {
   const std::string path = file.string();
@@ -70,4 +70,4 @@ void ReferenceCsv::sample(double t_s, std::span<double> values) const {
   }
 }
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::mujoco

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::mujoco {
 
 /// Largest reference CSV accepted [bytes]: checked before reading (STYLE 7).
 inline constexpr std::uintmax_t kMaxReferenceCsvBytes = 64u << 20;
@@ -35,4 +35,4 @@ class ReferenceCsv {
   std::vector<double> values_;   // row-major: times_s_.size() rows of names_.size()
 };
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::mujoco

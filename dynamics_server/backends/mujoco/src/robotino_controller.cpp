@@ -5,12 +5,23 @@
 #include <cstdio>
 #include <string_view>
 
-#include "cosim/dynamics/robotino_drive.hpp"
-#include "cosim/dynamics/robotino_geometry.hpp"
-#include "cosim/dynamics/rose_params.hpp"
+#include "cosim/dynamics/robotino_common/robotino_drive.hpp"
+#include "cosim/dynamics/robotino_common/robotino_geometry.hpp"
+#include "cosim/dynamics/reference/rose_params.hpp"
 #include "mujoco_joints.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::mujoco {
+using reference::RoseParams;
+using reference::RoseSample;
+using reference::read_rose_params;
+using robotino_common::append_per_wheel_names;
+using robotino_common::kRobotinoAxleOffset_rad;
+using robotino_common::kRobotinoWheelCount;
+using robotino_common::read_robotino_model_params;
+using robotino_common::robotino_param_specs;
+using robotino_common::robotino_side_velocities;
+using robotino_common::robotino_wheel_speeds;
+
 namespace {
 
 constexpr const char* kControllerText = "cosim.controller";
@@ -103,12 +114,12 @@ std::vector<std::string> RobotinoRoseController::output_names() {
   return names;
 }
 
-RobotinoRoseController::RobotinoRoseController(const robotino::ModelParams& params, const RoseParams& rose,
+RobotinoRoseController::RobotinoRoseController(const robotino_common::ModelParams& params, const RoseParams& rose,
                                                bool start_moving)
     : p_(params),
       rose_(rose),
       start_moving_(start_moving),
-      drive_(robotino::drive_constants(params)) {}
+      drive_(robotino_common::drive_constants(params)) {}
 
 RobotinoRoseController::Chassis RobotinoRoseController::chassis(const mjModel* m, const mjData* d) const {
   return {d->qpos[x_adr_] - m->qpos0[x_adr_],   d->qpos[y_adr_] - m->qpos0[y_adr_],
@@ -116,7 +127,7 @@ RobotinoRoseController::Chassis RobotinoRoseController::chassis(const mjModel* m
           d->qvel[vy_adr_],                       d->qvel[vphi_adr_]};
 }
 
-RobotinoRoseController::Axle RobotinoRoseController::axle(int i, const robotino::ReferenceState& ref,
+RobotinoRoseController::Axle RobotinoRoseController::axle(int i, const robotino_common::ReferenceState& ref,
                                                          const Chassis& c) const {
   // Eq. 22 with the measured heading (ours) or the reference one (the seed's), as robotino's.
   const RoseSample& r = ref.pose;
@@ -125,7 +136,7 @@ RobotinoRoseController::Axle RobotinoRoseController::axle(int i, const robotino:
   const double phi_i = heading + kRobotinoAxleOffset_rad[static_cast<std::size_t>(i)];
   const double cs = std::cos(phi_i);
   const double sn = std::sin(phi_i);
-  return {cs, sn, robotino::wheel_reference(p_, ref, cs, sn, heading_rate)};
+  return {cs, sn, robotino_common::wheel_reference(p_, ref, cs, sn, heading_rate)};
 }
 
 void RobotinoRoseController::start(const mjModel* m, mjData* d, double t0_s) {
@@ -151,7 +162,7 @@ void RobotinoRoseController::start(const mjModel* m, mjData* d, double t0_s) {
 }
 
 void RobotinoRoseController::control(const mjModel* m, mjData* d, double t_s, double h_s) {
-  const robotino::ReferenceState ref = robotino::rose_reference_state(rose_, t_s);
+  const robotino_common::ReferenceState ref = robotino_common::rose_reference_state(rose_, t_s);
   const Chassis c = chassis(m, d);
   for (int i = 0; i < kWheels; ++i) {
     const auto ui = static_cast<std::size_t>(i);
@@ -162,7 +173,7 @@ void RobotinoRoseController::control(const mjModel* m, mjData* d, double t_s, do
     // The derivative as a digital PID takes it: the error's backward difference over one step.
     const double e_dot = first_step_ ? 0.0 : (e - drive.error_rad_per_s) / h_s;
     // robotino's law, feed-forward of the reference accelerations included.
-    const double command = robotino::drive_command_V(p_, drive_, ref, a.cos_phi, a.sin_phi, a.reference, e, e_dot,
+    const double command = robotino_common::drive_command_V(p_, drive_, ref, a.cos_phi, a.sin_phi, a.reference, e, e_dot,
                                                      drive.integral_rad);
     const double u = std::clamp(command, -p_.voltage_limit_V, p_.voltage_limit_V);
     // La·di/dt = u − Ra·i − ke·ω_m with u and ω_m held over the step: exact exponential.
@@ -191,7 +202,7 @@ void RobotinoRoseController::control(const mjModel* m, mjData* d, double t_s, do
 
 void RobotinoRoseController::write_outputs(const mjModel* m, const mjData* d, double t_s,
                                            std::span<double> out) const {
-  const robotino::ReferenceState ref = robotino::rose_reference_state(rose_, t_s);
+  const robotino_common::ReferenceState ref = robotino_common::rose_reference_state(rose_, t_s);
   const Chassis c = chassis(m, d);
   out[0] = ref.pose.x_m;
   out[1] = ref.pose.y_m;
@@ -213,4 +224,4 @@ void RobotinoRoseController::write_outputs(const mjModel* m, const mjData* d, do
   }
 }
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::mujoco

@@ -15,9 +15,12 @@
 
 #include <mujoco/mujoco.h>
 
-#include "cosim/dynamics/robotino_drive.hpp"
+#include "cosim/dynamics/robotino_common/robotino_drive.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::mujoco {
+using reference::RoseParams;
+using reference::RoseReference;
+
 
 class RobotinoRoseController {
  public:
@@ -40,7 +43,7 @@ class RobotinoRoseController {
   void write_outputs(const mjModel* m, const mjData* d, double t_s, std::span<double> out) const;
 
  private:
-  RobotinoRoseController(const robotino::ModelParams& params, const RoseParams& rose, bool start_moving);
+  RobotinoRoseController(const robotino_common::ModelParams& params, const RoseParams& rose, bool start_moving);
 
   /// Measured heading φ [rad] and chassis velocity (Ẋ, Ẏ, Ω) from the state.
   struct Chassis {
@@ -51,9 +54,9 @@ class RobotinoRoseController {
   /// speed (eq. 22).
   struct Axle {
     double cos_phi, sin_phi;
-    robotino::WheelReference reference;
+    robotino_common::WheelReference reference;
   };
-  Axle axle(int i, const robotino::ReferenceState& ref, const Chassis& c) const;
+  Axle axle(int i, const robotino_common::ReferenceState& ref, const Chassis& c) const;
 
   struct Drive {
     double current_A = 0.0;     // armature current at the state's time
@@ -62,10 +65,10 @@ class RobotinoRoseController {
     double voltage_V = 0.0;     // applied over the last step
   };
 
-  robotino::ModelParams p_;
+  robotino_common::ModelParams p_;
   RoseReference rose_;
   bool start_moving_;
-  robotino::DriveConstants drive_;
+  robotino_common::DriveConstants drive_;
   int x_adr_ = -1, y_adr_ = -1, phi_adr_ = -1;        // qpos addresses
   int vx_adr_ = -1, vy_adr_ = -1, vphi_adr_ = -1;     // qvel addresses
   std::array<int, 3> axle_qpos_{}, axle_qvel_{}, motor_{};  // motor_: actuator ids
@@ -74,4 +77,4 @@ class RobotinoRoseController {
   bool first_step_ = true;
 };
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::mujoco

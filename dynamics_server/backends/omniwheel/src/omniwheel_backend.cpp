@@ -1,4 +1,4 @@
-#include "cosim/dynamics/omniwheel_backend.hpp"
+#include "cosim/dynamics/omniwheel/omniwheel_backend.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 
 #include "cosim/dynamics/format_number.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::omniwheel {
 namespace {
 
 namespace out = omniwheel_output;
@@ -333,4 +333,4 @@ void OmniWheelBackend::write_state(double t_s, std::span<double> q, std::span<do
   o[out::kOnEdge] = system_->on_edge() ? 1.0 : 0.0;
 }
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::omniwheel

@@ -1,4 +1,4 @@
-#include "cosim/dynamics/omniwheel_model.hpp"
+#include "cosim/dynamics/omniwheel/omniwheel_model.hpp"
 
 #include <Eigen/Cholesky>
 #include <cmath>
@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 namespace cosim::dynamics::omniwheel {
+
 namespace {
 
 using Matrix3 = Eigen::Matrix3d;

@@ -1,4 +1,4 @@
-#include "cosim/dynamics/roller_contact.hpp"
+#include "cosim/dynamics/omniwheel/roller_contact.hpp"
 
 #include <cmath>
 #include <numbers>

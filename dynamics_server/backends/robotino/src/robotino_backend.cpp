@@ -1,4 +1,4 @@
-#include "cosim/dynamics/robotino_backend.hpp"
+#include "cosim/dynamics/robotino/robotino_backend.hpp"
 
 #include <array>
 #include <cmath>
@@ -7,10 +7,26 @@
 #include <vector>
 
 #include "cosim/dynamics/format_number.hpp"
-#include "cosim/dynamics/robotino_geometry_params.hpp"
-#include "cosim/dynamics/rose_params.hpp"
+#include "cosim/dynamics/robotino_common/robotino_geometry_params.hpp"
+#include "cosim/dynamics/reference/rose_params.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::robotino {
+using reference::RoseSample;
+using reference::read_rose_params;
+using robotino_common::append_per_wheel_names;
+using robotino_common::kRobotinoJointAxle1;
+using robotino_common::kRobotinoJointPhi;
+using robotino_common::kRobotinoJointX;
+using robotino_common::kRobotinoJointY;
+using robotino_common::kRobotinoRollerPitch_rad;
+using robotino_common::kRobotinoRollersPerWheel;
+using robotino_common::kRobotinoWheelCount;
+using robotino_common::read_robotino_model_params;
+using robotino_common::robotino_contact_sector;
+using robotino_common::robotino_joint_names;
+using robotino_common::robotino_roller_joint;
+using robotino_common::robotino_sector_roller;
+
 namespace {
 
 namespace var = robotino::var;
@@ -68,12 +84,12 @@ std::unique_ptr<Backend> make_robotino_backend(const Params& params, double t0_s
   RobotinoConfig c;
   c.model = read_robotino_model_params(params);
   c.rose = read_rose_params(params);
-  c.start_moving = robotino::read_switch(params, "start_moving");
+  c.start_moving = robotino_common::read_switch(params, "start_moving");
   c.solver.rtol = params.get("solver_rtol");
   c.solver.atol = params.get("solver_atol");
   c.solver.max_step_s = params.get("solver_max_step_s");
   c.solver.current_atol_scale_A = params.get("solver_current_atol_scale");
-  c.solver.restart_at_switch = robotino::read_switch(params, "solver_restart_at_switch");
+  c.solver.restart_at_switch = robotino_common::read_switch(params, "solver_restart_at_switch");
   return std::make_unique<RobotinoBackend>(c, t0_s);
 }
 
@@ -295,7 +311,7 @@ dae::EventHandler::AfterRoots RobotinoBackend::on_roots(double t_s, std::span<co
 void RobotinoBackend::write_state(double t_s, std::span<double> q, std::span<double> o) const {
   const std::span<const double> y = y_;
   const std::span<const double> yp = yp_;
-  const robotino::ReferenceState& ref = dae_.reference(t_s);
+  const robotino_common::ReferenceState& ref = dae_.reference(t_s);
   q[kRobotinoJointX] = ref.pose.x_m + y[var::kDx];
   q[kRobotinoJointY] = ref.pose.y_m + y[var::kDy];
   q[kRobotinoJointPhi] = ref.pose.phi_rad + y[var::kDphi];
@@ -342,4 +358,4 @@ void RobotinoBackend::write_state(double t_s, std::span<double> q, std::span<dou
   o[out::kEnergyBalance] = energy_in_J_ - energy_res_J_ - (stored - stored_energy0_J_);
 }
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::robotino

@@ -1,4 +1,4 @@
-#include "cosim/dynamics/robotino_model.hpp"
+#include "cosim/dynamics/robotino/robotino_model.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,6 +6,22 @@
 #include <stdexcept>
 
 namespace cosim::dynamics::robotino {
+using reference::RoseParams;
+using reference::RoseSample;
+using robotino_common::DriveConstants;
+using robotino_common::ModelParams;
+using robotino_common::ReferenceState;
+using robotino_common::RobotinoGeometry;
+using robotino_common::RollerContact;
+using robotino_common::WheelReference;
+using robotino_common::drive_command_V;
+using robotino_common::drive_constants;
+using robotino_common::kRobotinoWheelCount;
+using robotino_common::robotino_min_rolling_arm_m;
+using robotino_common::robotino_roller_contact;
+using robotino_common::rose_reference_state;
+using robotino_common::wheel_reference;
+
 namespace {
 
 constexpr int kWheels = kRobotinoWheelCount;

@@ -14,7 +14,7 @@
 #include <random>
 #include <vector>
 
-#include "cosim/dynamics/omniwheel_model.hpp"
+#include "cosim/dynamics/omniwheel/omniwheel_model.hpp"
 
 namespace cosim::multibody {
 namespace {

@@ -1,13 +1,13 @@
 // The rose's shared parameter declarations: defaults are RoseParams' and reading resolved
 // values gives the RoseParams they describe.
-#include "cosim/dynamics/rose_params.hpp"
+#include "cosim/dynamics/reference/rose_params.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::reference {
 namespace {
 
 TEST(RoseParams, SpecDefaultsAreTheStructDefaults) {
@@ -36,4 +36,4 @@ TEST(RoseParams, OverridesReachEveryField) {
 }
 
 }  // namespace
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::reference

@@ -1,4 +1,4 @@
-#include "cosim/dynamics/rose_reference.hpp"
+#include "cosim/dynamics/reference/rose_reference.hpp"
 
 #include <cmath>
 #include <limits>
@@ -9,7 +9,7 @@
 
 #include "quadrature.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::reference {
 namespace {
 
 constexpr double kPi = std::numbers::pi;
@@ -163,4 +163,4 @@ TEST(RoseReference, ClosesAfterOneCycle) {
 }
 
 }  // namespace
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::reference

@@ -1,7 +1,7 @@
 // Trapezoidal moves against seed 002's manoeuvre timings (spec A.3) and against themselves:
 // velocity is the derivative of position, acceleration that of velocity, and a move covers its
 // distance.
-#include "cosim/dynamics/trapezoid.hpp"
+#include "cosim/dynamics/reference/trapezoid.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <numbers>
 #include <stdexcept>
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::reference {
 namespace {
 
 TEST(Trapezoid, TheManoeuvresMovesLastWhatTheSpecSays) {
@@ -55,4 +55,4 @@ TEST(Trapezoid, RejectsNonPositiveLimits) {
 }
 
 }  // namespace
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::reference

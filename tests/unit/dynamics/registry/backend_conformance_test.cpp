@@ -9,9 +9,9 @@
 
 #include <gtest/gtest.h>
 
-#include "cosim/dynamics/registry.hpp"
+#include "cosim/dynamics/registry/registry.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::registry {
 namespace {
 
 std::vector<std::string> registered_names() {
@@ -129,4 +129,4 @@ TEST_P(BackendConformance, TinyAndLargeStepsWork) {
 }
 
 }  // namespace
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::registry

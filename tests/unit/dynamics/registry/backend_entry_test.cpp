@@ -9,12 +9,12 @@
 
 #include <gtest/gtest.h>
 
-#include "cosim/dynamics/registry.hpp"
+#include "cosim/dynamics/registry/registry.hpp"
 #include "cosim/scene/joint_match.hpp"
 #include "cosim/scene/scene.hpp"
 #include "cosim/scene/scene_locator.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::registry {
 namespace {
 
 std::vector<std::string> registered_names() {
@@ -91,4 +91,4 @@ TEST_P(BackendEntryClaims, EnergyOutputsIffClaimedAndTheBalanceCloses) {
 }
 
 }  // namespace
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::registry

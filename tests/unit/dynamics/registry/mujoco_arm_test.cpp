@@ -15,10 +15,10 @@
 #include <gtest/gtest.h>
 #include <mujoco/mujoco.h>
 
-#include "cosim/dynamics/registry.hpp"
+#include "cosim/dynamics/registry/registry.hpp"
 #include "cosim/scene/scene.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::registry {
 namespace {
 
 const std::filesystem::path kArmDir = std::filesystem::path(COSIM_EXAMPLES_DIR) / "urdf_arm";
@@ -112,5 +112,5 @@ TEST(MujocoArm, TheMjcfHasTheUrdfsJointsAndKinematics) {
 }
 
 }  // namespace
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::registry
 #endif  // COSIM_HAVE_MUJOCO

@@ -6,11 +6,11 @@
 #include <gtest/gtest.h>
 #include <mujoco/mujoco.h>
 
-#include "cosim/dynamics/registry.hpp"
+#include "cosim/dynamics/registry/registry.hpp"
 #include "cosim/scene/scene.hpp"
 #include "cosim/scene/scene_locator.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::registry {
 namespace {
 
 TEST(MujocoDefaultScene, TheBobProbeIsWhereMujocoPutsTheBob) {
@@ -45,5 +45,5 @@ TEST(MujocoDefaultScene, TheBobProbeIsWhereMujocoPutsTheBob) {
 }
 
 }  // namespace
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::registry
 #endif  // COSIM_HAVE_MUJOCO

@@ -11,13 +11,18 @@
 
 #include <unistd.h>
 
-#include "cosim/dynamics/kinematic_backend.hpp"
-#include "cosim/dynamics/registry.hpp"
-#include "cosim/dynamics/robotino_backend.hpp"
-#include "cosim/dynamics/robotino_geometry_params.hpp"
-#include "cosim/dynamics/rose_params.hpp"
+#include "cosim/dynamics/kinematic/kinematic_backend.hpp"
+#include "cosim/dynamics/registry/registry.hpp"
+#include "cosim/dynamics/robotino/robotino_backend.hpp"
+#include "cosim/dynamics/robotino_common/robotino_geometry_params.hpp"
+#include "cosim/dynamics/reference/rose_params.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::registry {
+using kinematic::kinematic_param_specs;
+using reference::rose_param_specs;
+using robotino_common::robotino_geometry_param_specs;
+using robotino_common::robotino_param_specs;
+
 namespace {
 
 std::vector<std::string> keys_of(std::span<const ParamSpec> specs) {
@@ -117,4 +122,4 @@ TEST(ParamSpecs, KinematicUnknownKeyListsItsParameters) {
 }
 
 }  // namespace
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::registry

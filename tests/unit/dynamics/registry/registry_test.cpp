@@ -1,4 +1,4 @@
-#include "cosim/dynamics/registry.hpp"
+#include "cosim/dynamics/registry/registry.hpp"
 
 #include <algorithm>
 #include <string>
@@ -6,7 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::registry {
 namespace {
 
 using ::testing::HasSubstr;
@@ -84,4 +84,4 @@ TEST(Registry, KinematicRejectsRollerThinnerThanItsSag) {
 }
 
 }  // namespace
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::registry

@@ -8,9 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "cosim/dynamics/registry.hpp"
+#include "cosim/dynamics/registry/registry.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::registry {
+
 namespace {
 
 std::unique_ptr<Backend> make_named(const std::string& name, const std::vector<std::string>& overrides = {}) {
@@ -46,4 +47,4 @@ TEST(RobotinoBackend, AgreesWithKinematicBackendWithoutRollerAndMotorDynamics) {
 }
 
 }  // namespace
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::registry

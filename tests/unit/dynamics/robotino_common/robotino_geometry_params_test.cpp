@@ -1,6 +1,6 @@
 // The Robotino geometry's shared parameter declarations: defaults are RobotinoGeometry's,
 // reading gives the geometry, and a roller thinner than its sag is refused naming the backend.
-#include "cosim/dynamics/robotino_geometry_params.hpp"
+#include "cosim/dynamics/robotino_common/robotino_geometry_params.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::robotino_common {
 namespace {
 
 using ::testing::HasSubstr;
@@ -49,4 +49,4 @@ TEST(RobotinoGeometryParams, RollerThinnerThanItsSagIsAParamErrorNamingTheBacken
 }
 
 }  // namespace
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::robotino_common

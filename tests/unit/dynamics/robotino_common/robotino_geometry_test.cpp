@@ -1,4 +1,4 @@
-#include "cosim/dynamics/robotino_geometry.hpp"
+#include "cosim/dynamics/robotino_common/robotino_geometry.hpp"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <random>
 #include <set>
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::robotino_common {
 namespace {
 
 constexpr double kPi = std::numbers::pi;
@@ -120,4 +120,4 @@ TEST(RobotinoGeometry, RollingArm) {
 }
 
 }  // namespace
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::robotino_common

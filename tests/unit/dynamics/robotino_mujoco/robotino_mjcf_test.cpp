@@ -18,12 +18,18 @@
 #include <gtest/gtest.h>
 #include <mujoco/mujoco.h>
 
-#include "cosim/dynamics/mujoco_backend.hpp"
-#include "cosim/dynamics/robotino_backend.hpp"
-#include "cosim/dynamics/robotino_geometry.hpp"
+#include "cosim/dynamics/mujoco/mujoco_backend.hpp"
+#include "cosim/dynamics/robotino/robotino_backend.hpp"
+#include "cosim/dynamics/robotino_common/robotino_geometry.hpp"
 #include "robotino_mujoco_support.hpp"
 
 namespace cosim::dynamics {
+using robotino_common::RobotinoGeometry;
+using robotino_common::RollerContact;
+using robotino_common::read_robotino_geometry;
+using robotino_common::read_robotino_model_params;
+using robotino_common::robotino_roller_contact;
+
 namespace {
 
 using ::testing::HasSubstr;
@@ -43,7 +49,7 @@ TEST(RobotinoMjcf, MujocosMassMatrixHoldsTheRobotinoBackendsMassesAndInertias) {
   // I_w + J_m·N² (rotor as armature), M(roller,roller) = I_r, whatever the wheel angles (the
   // rollers' yaw inertia does not depend on them: Σ_j sin²(θ + j·60°) = 3).
   const Params params = default_robotino_params();
-  const robotino::ModelParams p = read_robotino_model_params(params);
+  const robotino_common::ModelParams p = read_robotino_model_params(params);
   const MujocoModel model = MujocoModel::load(kRobotinoMjcf);
   const mjModel* m = model.m.get();
   mjData* d = model.d.get();

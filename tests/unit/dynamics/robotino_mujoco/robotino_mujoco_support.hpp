@@ -10,11 +10,13 @@
 #include <mujoco/mujoco.h>
 
 #include "cosim/dynamics/params.hpp"
-#include "cosim/dynamics/robotino_backend.hpp"
-#include "cosim/dynamics/robotino_geometry_params.hpp"
+#include "cosim/dynamics/robotino/robotino_backend.hpp"
+#include "cosim/dynamics/robotino_common/robotino_geometry_params.hpp"
 #include "param_error.hpp"
 
 namespace cosim::dynamics {
+using robotino_common::robotino_param_specs;
+
 
 using cosim::test::param_error;
 

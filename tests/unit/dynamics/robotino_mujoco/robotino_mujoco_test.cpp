@@ -12,11 +12,18 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "cosim/dynamics/mujoco_backend.hpp"
-#include "cosim/dynamics/robotino_backend.hpp"
+#include "cosim/dynamics/mujoco/mujoco_backend.hpp"
+#include "cosim/dynamics/robotino/robotino_backend.hpp"
 #include "robotino_mujoco_support.hpp"
 
 namespace cosim::dynamics {
+using mujoco::make_mujoco_backend;
+using mujoco::mujoco_param_specs;
+using robotino::make_robotino_backend;
+using robotino_common::kRobotinoJointCount;
+using robotino_common::read_robotino_geometry;
+using robotino_common::robotino_joint_names;
+
 namespace {
 
 using ::testing::AllOf;

@@ -1,7 +1,7 @@
 // The frame loop over an in-memory channel, with the real visual-side session (the one
 // cosim-recorder uses) as the peer in a thread: the modes, the run record, and a peer that
 // fails at its Nth operation (fault injection on its end of the channel).
-#include "cosim/dynamics/frame_loop.hpp"
+#include "cosim/dynamics/session/frame_loop.hpp"
 
 #include "cosim/platform/paths.hpp"
 
@@ -12,14 +12,17 @@
 
 #include <gtest/gtest.h>
 
-#include "cosim/dynamics/registry.hpp"
+#include "cosim/dynamics/registry/registry.hpp"
 #include "cosim/scene/scene_locator.hpp"
 #include "cosim/util/errors.hpp"
 #include "cosim/visual/client_session.hpp"
 #include "cosim/wire/mem_channel.hpp"
 #include "cosim/wire/testing/faulty_channel.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::session {
+using registry::BackendEntry;
+using registry::find_backend;
+
 namespace {
 
 using std::chrono::milliseconds;
@@ -191,4 +194,4 @@ TEST_F(FrameLoopTest, ACorruptedReportIsAPeerError) {
 }
 
 }  // namespace
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::session

@@ -1,6 +1,6 @@
 // The probe comparison on its own: delays counted from frames actually sent, a window that
 // grows with the frames in flight, reports out of order refused.
-#include "cosim/dynamics/probe_comparator.hpp"
+#include "cosim/dynamics/session/probe_comparator.hpp"
 
 #include <cmath>
 #include <vector>
@@ -9,7 +9,7 @@
 
 #include "cosim/util/errors.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::session {
 namespace {
 
 std::vector<Eigen::Vector3d> probes_at(double t_s, std::size_t count) {
@@ -101,4 +101,4 @@ TEST(ProbeComparator, FramesAreRecordedInSequence) {
 }
 
 }  // namespace
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::session

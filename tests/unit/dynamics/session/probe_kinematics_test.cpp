@@ -1,6 +1,6 @@
 // ProbeKinematics' joint check: the backend's joints against the scene's driven joints, by
 // name and, where the backend knows it, by kind.
-#include "cosim/dynamics/probe_kinematics.hpp"
+#include "cosim/dynamics/session/probe_kinematics.hpp"
 
 #include <string>
 #include <vector>
@@ -11,7 +11,7 @@
 #include "cosim/scene/scene_builder.hpp"
 #include "cosim/util/errors.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::session {
 namespace {
 
 using ::testing::HasSubstr;
@@ -50,4 +50,4 @@ TEST(ProbeKinematics, AJointKindTheBackendKnowsMustBeTheScenes) {
 }
 
 }  // namespace
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::session

@@ -1,8 +1,8 @@
-#include "cosim/dynamics/realtime_pacer.hpp"
+#include "cosim/dynamics/session/realtime_pacer.hpp"
 
 #include <gtest/gtest.h>
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::session {
 namespace {
 
 TEST(RealtimePacer, AnchorsAtTheFirstFramesSendTimeAndScalesByTheRate) {
@@ -23,4 +23,4 @@ TEST(RealtimePacer, NeverDueBeforeTheExactTime) {
 }
 
 }  // namespace
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::session

@@ -1,7 +1,7 @@
 // The kinematic backend against independent computations: the analytic rose, an arc-length
 // identity for the wheel angles, independent quadrature of the roller equations, finite
 // differences with forward kinematics.
-#include "cosim/dynamics/kinematic_backend.hpp"
+#include "cosim/dynamics/kinematic/kinematic_backend.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -16,7 +16,16 @@
 #include "cosim/test/allocation_probe.hpp"
 #include "quadrature.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::kinematic {
+using reference::RoseParams;
+using reference::RoseReference;
+using reference::RoseSample;
+using robotino_common::RobotinoGeometry;
+using robotino_common::robotino_chassis_velocity;
+using robotino_common::robotino_jacobian;
+using robotino_common::robotino_min_rolling_arm_m;
+using robotino_common::robotino_wheel_speeds;
+
 namespace {
 
 constexpr double kPi = std::numbers::pi;
@@ -483,4 +492,4 @@ TEST(KinematicBackend, AdvanceDoesNotAllocate) {
 }
 
 }  // namespace
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::kinematic

@@ -4,7 +4,7 @@
 // model, the closed-form decay of an initial offset, the steady circle torques, the power
 // balance, bounded errors under a model mismatch (against the spec's independent prototype),
 // and the contact-roller bookkeeping.
-#include "cosim/dynamics/mecanum3vw_backend.hpp"
+#include "cosim/dynamics/mecanum3vw/mecanum3vw_backend.hpp"
 
 #include <gtest/gtest.h>
 
@@ -16,12 +16,12 @@
 #include <string>
 #include <vector>
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::mecanum3vw {
 namespace {
 
 namespace out = mecanum3vw_output;
-using mecanum3::Matrix3;
-using mecanum3::Vector3;
+using mecanum3vw::Matrix3;
+using mecanum3vw::Vector3;
 
 std::unique_ptr<Mecanum3Backend> make(const std::vector<std::string>& overrides = {}) {
   auto backend = make_mecanum3vw_backend(Params::resolve("mecanum3vw", mecanum3vw_param_specs(), nullptr, overrides), 0.0);
@@ -50,30 +50,30 @@ constexpr double kLap_s = 2 * std::numbers::pi / 0.4;     // circle: one lap
 constexpr double kFigure_s = 2 * std::numbers::pi / 0.2;  // eight: one figure
 
 TEST(Mecanum3Model, JacobianIsEquation9AndJFIsItsInverse) {
-  const mecanum3::Geometry g;
+  const mecanum3vw::Geometry g;
   const double a = g.front_axle_m, b = g.half_track_m, h = g.rear_wheel_m, r = g.wheel_radius_m;
   Matrix3 eq9;
   eq9 << 1, 1, a + b, 1, -1, -(a + b), 1, -1, h;
   eq9 /= r;
-  EXPECT_LE((mecanum3::wheel_jacobian(g) - eq9).cwiseAbs().maxCoeff(), 1e-14);
-  EXPECT_LE((mecanum3::wheel_jacobian(g) * mecanum3::wheel_jacobian_inverse(g) - Matrix3::Identity()).cwiseAbs().maxCoeff(),
+  EXPECT_LE((mecanum3vw::wheel_jacobian(g) - eq9).cwiseAbs().maxCoeff(), 1e-14);
+  EXPECT_LE((mecanum3vw::wheel_jacobian(g) * mecanum3vw::wheel_jacobian_inverse(g) - Matrix3::Identity()).cwiseAbs().maxCoeff(),
             1e-14);
   EXPECT_NEAR(eq9.determinant(), -2 * (a + b + h) / (r * r * r), 1e-9);
   // The spec's J_F with the defaults (the paper's eq. 18 middle factor follows its eq. 6 instead).
-  EXPECT_NEAR(mecanum3::wheel_jacobian_inverse(g)(1, 1), 0.0027778, 1e-7);
-  EXPECT_NEAR(mecanum3::wheel_jacobian_inverse(g)(2, 1), -0.1111111, 1e-7);
+  EXPECT_NEAR(mecanum3vw::wheel_jacobian_inverse(g)(1, 1), 0.0027778, 1e-7);
+  EXPECT_NEAR(mecanum3vw::wheel_jacobian_inverse(g)(2, 1), -0.1111111, 1e-7);
 }
 
 // Newton–Euler with the contact forces, independent of J_F: the contact roller spins freely
 // about its axis u_i, so the floor's force on it has no moment about that axis: F_i = f_i·u_i
 // (the constraint force of "no slip along u_i"). The body's Newton–Euler equations give f;
 // each wheel's spin balance I_w·ω̇ = τ − b_w·ω − r·F_i,x (contact r below the axle) gives τ.
-Vector3 newton_euler_torques(const mecanum3::Geometry& g, const mecanum3::Inertia& m, const Vector3& xi,
+Vector3 newton_euler_torques(const mecanum3vw::Geometry& g, const mecanum3vw::Inertia& m, const Vector3& xi,
                              const Vector3& xi_dot) {
   Matrix3 a;
   std::array<Eigen::Vector2d, 3> n;
   for (int i = 0; i < 3; ++i) {
-    const mecanum3::WheelPlace w = mecanum3::wheel_place(g, i);
+    const mecanum3vw::WheelPlace w = mecanum3vw::wheel_place(g, i);
     n[static_cast<std::size_t>(i)] = Eigen::Vector2d(1.0, w.sigma) / std::sqrt(2.0);  // u_i
     const Eigen::Vector2d& ni = n[static_cast<std::size_t>(i)];
     a.col(i) << ni.x(), ni.y(), w.x_m * ni.y() - w.y_m * ni.x();
@@ -84,7 +84,7 @@ Vector3 newton_euler_torques(const mecanum3::Geometry& g, const mecanum3::Inerti
   const Vector3 f = a.lu().solve(body);
   Vector3 tau;
   for (int i = 0; i < 3; ++i) {
-    const mecanum3::WheelPlace w = mecanum3::wheel_place(g, i);
+    const mecanum3vw::WheelPlace w = mecanum3vw::wheel_place(g, i);
     // ω_i = (v_x − Ω·y_i + σ_i·(v_y + Ω·x_i))/r, differentiated.
     const double omega = (vx - om * w.y_m + w.sigma * (vy + om * w.x_m)) / g.wheel_radius_m;
     const double omega_dot =
@@ -98,18 +98,18 @@ Vector3 newton_euler_torques(const mecanum3::Geometry& g, const mecanum3::Inerti
 TEST(Mecanum3Model, VirtualWorkEqualsNewtonEulerAndInvertsTheForwardDynamics) {
   std::mt19937_64 rng(3);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
-  mecanum3::Geometry g;
-  mecanum3::Inertia m;
+  mecanum3vw::Geometry g;
+  mecanum3vw::Inertia m;
   m.wheel_viscous_N_m_s = 2e-3;
   for (int trial = 0; trial < 50; ++trial) {
     g.front_axle_m = 0.1 + 0.05 * u(rng);
     g.rear_wheel_m = 0.2 + 0.05 * u(rng);
     const Vector3 xi(u(rng), u(rng), 2 * u(rng));
     const Vector3 xi_dot(3 * u(rng), 3 * u(rng), 5 * u(rng));
-    const Vector3 vw = mecanum3::virtual_work_torques(g, m, xi, xi_dot);
+    const Vector3 vw = mecanum3vw::virtual_work_torques(g, m, xi, xi_dot);
     // Torques of ~1 N·m; the two differ by rounding in two 3×3 solves.
     EXPECT_LE((vw - newton_euler_torques(g, m, xi, xi_dot)).cwiseAbs().maxCoeff(), 1e-12) << trial;
-    EXPECT_LE((mecanum3::body_acceleration(g, m, xi, vw) - xi_dot).cwiseAbs().maxCoeff(), 1e-12) << trial;
+    EXPECT_LE((mecanum3vw::body_acceleration(g, m, xi, vw) - xi_dot).cwiseAbs().maxCoeff(), 1e-12) << trial;
   }
 }
 
@@ -244,4 +244,4 @@ TEST(Mecanum3Backend, ParameterErrorsNameTheKey) {
 }
 
 }  // namespace
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::mecanum3vw

@@ -2,7 +2,7 @@
 // Jacobian equals the paper's eq. (12), its pseudo-inverse eq. (14), the null row annihilates
 // it, the reduced model's omni Jacobian is (√2/2)·J (eq. 17), Fig. 9's speeds, and the
 // manoeuvre closes at (0, 0, π) at the spec's times.
-#include "cosim/dynamics/mecanum4_kinematics.hpp"
+#include "cosim/dynamics/mecanum4/mecanum4_kinematics.hpp"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 // the traction limit (R8); the energy balance closes (R9); the roller-level model agrees with
 // the reduced one on the chassis speed (R10) and on the wheel speeds by eq. 17's factor (R2),
 // and rides with the ripple of its roller transitions that the reduced one lacks (R5).
-#include "cosim/dynamics/mecanum4_backend.hpp"
+#include "cosim/dynamics/mecanum4/mecanum4_backend.hpp"
 #include "cosim/dynamics/format_number.hpp"
 
 #include <gtest/gtest.h>
@@ -16,7 +16,9 @@
 #include <tuple>
 #include <vector>
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::mecanum4 {
+using reference::Trapezoid;
+
 namespace {
 
 namespace out = mecanum4_output;
@@ -210,4 +212,4 @@ TEST(Mecanum4Backend, RollerModelAgreesWithTheReducedOneAndRidesWithTheRollerRip
 }
 
 }  // namespace
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::mecanum4

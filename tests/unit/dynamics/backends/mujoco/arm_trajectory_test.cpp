@@ -17,9 +17,9 @@
 #include <gtest/gtest.h>
 #include <mujoco/mujoco.h>
 
-#include "cosim/dynamics/mujoco_backend.hpp"
+#include "cosim/dynamics/mujoco/mujoco_backend.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::mujoco {
 namespace {
 
 const std::filesystem::path kArmDir = std::filesystem::path(COSIM_EXAMPLES_DIR) / "urdf_arm" / "mujoco";
@@ -138,4 +138,4 @@ TEST(MujocoArm, FollowsItsTrajectoryAsItsServosPredict) {
 }
 
 }  // namespace
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::mujoco

@@ -2,7 +2,7 @@
 // energy conservation of a passive model, free fall and MuJoCo's own quaternions for a free
 // body, the analytic lag of a position servo following a reference CSV, and an unstable
 // model that MuJoCo would silently reset.
-#include "cosim/dynamics/mujoco_backend.hpp"
+#include "cosim/dynamics/mujoco/mujoco_backend.hpp"
 
 #include <array>
 #include <cmath>
@@ -19,7 +19,7 @@
 #include "cosim/test/allocation_probe.hpp"
 #include "mujoco_test_support.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::mujoco {
 namespace {
 
 using ::testing::HasSubstr;
@@ -320,4 +320,4 @@ TEST_F(MujocoTest, MujocoErrorsBecomeBackendErrors) {
 }
 
 }  // namespace
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::mujoco

@@ -10,7 +10,7 @@
 
 #include "mujoco_test_support.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::mujoco {
 namespace {
 
 using ::testing::EndsWith;
@@ -180,4 +180,4 @@ TEST_F(MujocoTest, TheReferenceIsReadWholeAndCheckedBeforeTheRun) {
 }
 
 }  // namespace
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::mujoco

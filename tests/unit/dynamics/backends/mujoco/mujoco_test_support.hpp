@@ -11,10 +11,10 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include "cosim/dynamics/mujoco_backend.hpp"
+#include "cosim/dynamics/mujoco/mujoco_backend.hpp"
 #include "param_error.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::mujoco {
 
 using cosim::test::param_error;
 
@@ -43,4 +43,4 @@ class MujocoTest : public ::testing::Test {
   std::filesystem::path dir_;
 };
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::mujoco

@@ -4,7 +4,7 @@
 // here from the kinetic energy alone, by finite differences) against Kane's at ψ = 0; N = M·g;
 // energy never increases; pure rolling stays pure rolling; the servo torque's sawtooth; mirror
 // symmetry in ψ; the explicit and implicit runs agree to the paper's orders.
-#include "cosim/dynamics/omniwheel_backend.hpp"
+#include "cosim/dynamics/omniwheel/omniwheel_backend.hpp"
 #include "cosim/dynamics/format_number.hpp"
 #include "sanitized_build.hpp"
 
@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::omniwheel {
 namespace {
 
 using omniwheel::Vector3;
@@ -384,4 +384,4 @@ TEST(OmniWheelBackend, ExplicitAndImplicitRunsDivergeOnlyAsTheIntegratorDoes) {
 }
 
 }  // namespace
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::omniwheel

@@ -14,9 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "cosim/dynamics/robotino_backend.hpp"
+#include "cosim/dynamics/robotino/robotino_backend.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::robotino {
+using robotino_common::robotino_param_specs;
+
 namespace {
 
 namespace out = robotino_output;
@@ -97,7 +99,7 @@ TEST(RobotinoSeed000, PresetGainsPlaceEachDrivesPolesAt2000PerSecond) {
   // the effective motor-side inertia J = 4e-5 kg·m² (MODEL.md §2): (s + 2000)³ to the 4
   // digits the preset file gives.
   const auto backend = make(true);
-  const robotino::ModelParams& m = backend->config().model;
+  const robotino_common::ModelParams& m = backend->config().model;
   const double j = 4e-5;
   const double a3 = m.inductance_H * j;
   const double a2 = m.resistance_ohm * j + m.torque_constant_N_m_per_A * m.kd_V_s2_per_rad;
@@ -163,4 +165,4 @@ TEST(RobotinoConvergence, ElectricalOutputsAreWithinOnePercentAtTheDefaultTolera
 }
 
 }  // namespace
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::robotino

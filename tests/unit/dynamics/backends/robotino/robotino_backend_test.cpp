@@ -2,7 +2,7 @@
 // limit, an energy balance, switch angles, determinism, no allocation per frame, and the
 // parameter errors (agreement with the kinematic backend: registry/robotino_vs_kinematic_test.cpp).
 // Each 50 s run takes ~50 ms.
-#include "cosim/dynamics/robotino_backend.hpp"
+#include "cosim/dynamics/robotino/robotino_backend.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -16,7 +16,17 @@
 
 #include "cosim/test/allocation_probe.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::robotino {
+using reference::RoseParams;
+using reference::RoseReference;
+using reference::RoseSample;
+using robotino_common::robotino_contact_sector;
+using robotino_common::robotino_joint_names;
+using robotino_common::robotino_param_specs;
+using robotino_common::robotino_roller_contact;
+using robotino_common::robotino_roller_joint;
+using robotino_common::robotino_sector_roller;
+
 namespace {
 
 using ::testing::HasSubstr;
@@ -363,4 +373,4 @@ TEST(RobotinoBackend, ParameterErrorsNameTheKey) {
 }
 
 }  // namespace
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::robotino

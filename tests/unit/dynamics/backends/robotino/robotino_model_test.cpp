@@ -2,7 +2,7 @@
 // differences of RoseReference, the analytic Jacobian by finite differences of the residual,
 // BlockLu against Eigen's dense LU on the model's own Jacobian (BlockLu alone:
 // dae/block_lu_test.cpp).
-#include "cosim/dynamics/robotino_model.hpp"
+#include "cosim/dynamics/robotino/robotino_model.hpp"
 
 #include <gtest/gtest.h>
 
@@ -17,6 +17,13 @@
 #include "cosim/dae/block_lu.hpp"
 
 namespace cosim::dynamics::robotino {
+using reference::RoseParams;
+using reference::RoseReference;
+using reference::RoseSample;
+using robotino_common::ModelParams;
+using robotino_common::ReferenceState;
+using robotino_common::rose_reference_state;
+
 namespace {
 
 constexpr std::size_t kN = var::kCount;

@@ -18,7 +18,7 @@
 
 #include <Eigen/Core>
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::robotino_common {
 
 /// Geometric parameters of a Robotino (defaults: Robotino 2, openrobotino api2 OmniDriveModel.h;
 /// roller radius is an assumption).
@@ -94,4 +94,4 @@ double robotino_rolling_arm_m(const RobotinoGeometry& geometry, double theta_b_r
 /// Smallest rolling arm, at θ_b = ±π/6 [m]; must be > 0 for the roller speed to be finite.
 double robotino_min_rolling_arm_m(const RobotinoGeometry& geometry);
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::robotino_common

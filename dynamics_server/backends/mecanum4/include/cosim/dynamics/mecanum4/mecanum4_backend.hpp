@@ -13,10 +13,10 @@
 
 #include "cosim/dae/ida_solver.hpp"
 #include "cosim/dynamics/backend.hpp"
-#include "cosim/dynamics/mecanum4_model.hpp"
+#include "cosim/dynamics/mecanum4/mecanum4_model.hpp"
 #include "cosim/dynamics/params.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::mecanum4 {
 
 std::span<const ParamSpec> mecanum4_param_specs();
 std::unique_ptr<Backend> make_mecanum4_backend(const Params& params, double t0_s);
@@ -82,4 +82,4 @@ class Mecanum4Backend final : public Backend {
   std::array<Eigen::Vector3d, mecanum4::kWheels> sphere_rate_;
 };
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::mecanum4

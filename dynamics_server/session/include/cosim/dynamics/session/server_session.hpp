@@ -10,13 +10,13 @@
 #include <string>
 #include <vector>
 
-#include "cosim/dynamics/probe_comparator.hpp"
+#include "cosim/dynamics/session/probe_comparator.hpp"
 #include "cosim/protocol/connection.hpp"
 #include "cosim/v1/cosim.pb.h"
 #include "cosim/wire/channel.hpp"
 #include "cosim/wire/cosimlog.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::session {
 
 /// What the Hello announces.
 struct SessionPlan {
@@ -89,4 +89,4 @@ class ServerSession {
   bool failed_ = false;
 };
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::session

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::session {
 
 /// Due times of frames on the steady clock (util::steady_ns(), the clock of Frame.sent_ns),
 /// anchored at the first frame's own sent_ns, so "sent_k - sent_1 >= (t_k - t_1) / rate"
@@ -32,4 +32,4 @@ class RealtimePacer {
   std::int64_t anchor_ns_ = 0;
 };
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::session

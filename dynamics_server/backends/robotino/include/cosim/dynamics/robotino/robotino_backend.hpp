@@ -16,9 +16,11 @@
 #include "cosim/dae/ida_solver.hpp"
 #include "cosim/dynamics/backend.hpp"
 #include "cosim/dynamics/params.hpp"
-#include "cosim/dynamics/robotino_model.hpp"
+#include "cosim/dynamics/robotino/robotino_model.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::robotino {
+using reference::RoseParams;
+
 
 // robotino_param_specs() and read_robotino_model_params(): robotino_drive.hpp (robotino_common).
 
@@ -75,7 +77,7 @@ struct RobotinoSolverSettings {
 
 /// Everything the backend is built from.
 struct RobotinoConfig {
-  robotino::ModelParams model;
+  robotino_common::ModelParams model;
   RoseParams rose;
   bool start_moving = true;  ///< start with the reference velocity (else at rest)
   RobotinoSolverSettings solver;
@@ -150,4 +152,4 @@ class RobotinoBackend final : public Backend, private dae::EventHandler {
   std::array<RollerSwitch, 3> last_switch_{};
 };
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::robotino

@@ -12,7 +12,7 @@
 #include "cosim/dynamics/backend.hpp"
 #include "cosim/scene/scene.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::session {
 
 /// Maps a backend's joint values onto a scene and computes the probes' world positions.
 /// Holds preallocated state: positions() does not allocate.
@@ -50,4 +50,4 @@ class ProbeKinematics {
   double computed_at_s_;
 };
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::session

@@ -14,10 +14,10 @@
 #include "cosim/dae/event_stepper.hpp"
 #include "cosim/dae/ida_solver.hpp"
 #include "cosim/dynamics/backend.hpp"
-#include "cosim/dynamics/mecanum3vw_model.hpp"
+#include "cosim/dynamics/mecanum3vw/mecanum3vw_model.hpp"
 #include "cosim/dynamics/params.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::mecanum3vw {
 
 /// Declared parameters of `mecanum3vw` (geometry, inertia, plant mismatch, gains, path, start,
 /// solver), each with its source.
@@ -53,11 +53,11 @@ inline constexpr std::size_t kCount = 28;
 
 /// Everything the backend is built from.
 struct Mecanum3Config {
-  mecanum3::Geometry geometry;
-  mecanum3::Inertia model;  ///< what the controller believes
-  mecanum3::Inertia plant;  ///< what is simulated
-  mecanum3::Gains gains;
-  mecanum3::PathParams path;
+  mecanum3vw::Geometry geometry;
+  mecanum3vw::Inertia model;  ///< what the controller believes
+  mecanum3vw::Inertia plant;  ///< what is simulated
+  mecanum3vw::Gains gains;
+  mecanum3vw::PathParams path;
   double initial_offset_x_m = 0.0;  ///< start this far from the reference along world x
   double rtol = 1e-10;
   double atol = 1e-12;
@@ -106,4 +106,4 @@ class Mecanum3Backend final : public Backend, private dae::EventHandler {
   double stored0_J_ = 0.0;
 };
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::mecanum3vw

@@ -11,27 +11,25 @@
 #include <string>
 
 #include "cosim/dynamics/params.hpp"
-#include "cosim/dynamics/robotino_geometry.hpp"
-#include "cosim/dynamics/rose_reference.hpp"
+#include "cosim/dynamics/robotino_common/robotino_geometry.hpp"
+#include "cosim/dynamics/reference/rose_reference.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::robotino_common {
+using reference::RoseReference;
+using reference::RoseSample;
+
 
 /// Declared parameters of `robotino` (also the keys the MuJoCo Robotino controller reads):
 /// robotino_geometry_param_specs(), then the masses, motor, reducer and PID, then
 /// rose_param_specs(), then start and solver settings.
 std::span<const ParamSpec> robotino_param_specs();
 
-namespace robotino {
 struct ModelParams;
-}  // namespace robotino
 
 /// The plant and controller of resolved robotino_param_specs() (geometry, masses, motor,
 /// reducer, PID). Throws ParamError for an invalid combination.
-robotino::ModelParams read_robotino_model_params(const Params& params);
+ModelParams read_robotino_model_params(const Params& params);
 
-}  // namespace cosim::dynamics
-
-namespace cosim::dynamics::robotino {
 
 /// Physical and controller parameters (SI). Defaults and sources: MODEL.md.
 struct ModelParams {
@@ -101,4 +99,4 @@ double drive_command_V(const ModelParams& p, const DriveConstants& d, const Refe
                        double sin_phi_i, const WheelReference& w, double e_rad_per_s, double e_dot_rad_per_s2,
                        double integral_rad);
 
-}  // namespace cosim::dynamics::robotino
+}  // namespace cosim::dynamics::robotino_common

@@ -9,9 +9,10 @@
 #include <Eigen/Core>
 #include <span>
 
-#include "cosim/dynamics/roller_contact.hpp"
+#include "cosim/dynamics/omniwheel/roller_contact.hpp"
 
 namespace cosim::dynamics::omniwheel {
+
 
 inline constexpr int kMaxRollers = 12;
 inline constexpr int kMaxDof = 4 + kMaxRollers;

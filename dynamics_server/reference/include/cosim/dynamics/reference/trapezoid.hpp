@@ -3,7 +3,7 @@
 /// Trapezoidal velocity profiles (seed 002's manoeuvre, spec A.3): accelerate at a_max to v_max,
 /// cruise, decelerate at a_max, covering a given distance; evaluated in closed form.
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::reference {
 
 /// A move of `distance` (sign: direction) starting at `start_s`, at most `v_max` fast and
 /// accelerating at `a_max`. When the distance is too short to reach v_max the profile is a
@@ -24,4 +24,4 @@ struct Trapezoid {
   double position(double t_s) const;      ///< displacement since start_s: 0 before, `distance` after
 };
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::reference

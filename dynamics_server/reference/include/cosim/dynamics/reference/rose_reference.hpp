@@ -4,7 +4,7 @@
 
 #include <numbers>
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::reference {
 
 /// Rose X = a·cos(kϕ)·cos ϕ, Y = a·cos(kϕ)·sin ϕ with ϕ = rate·t + phase (seed 000 eqs. 24-25).
 struct RoseParams {
@@ -45,4 +45,4 @@ class RoseReference {
   double heading_offset_rad_;  ///< c above [rad]
 };
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::reference

@@ -7,15 +7,15 @@
 #include <cstdint>
 
 #include "cosim/dynamics/backend.hpp"
-#include "cosim/dynamics/probe_comparator.hpp"
-#include "cosim/dynamics/probe_kinematics.hpp"
-#include "cosim/dynamics/realtime_pacer.hpp"
-#include "cosim/dynamics/run_record.hpp"
-#include "cosim/dynamics/server_session.hpp"
+#include "cosim/dynamics/session/probe_comparator.hpp"
+#include "cosim/dynamics/session/probe_kinematics.hpp"
+#include "cosim/dynamics/session/realtime_pacer.hpp"
+#include "cosim/dynamics/session/run_record.hpp"
+#include "cosim/dynamics/session/server_session.hpp"
 #include "cosim/util/event_log.hpp"
 #include "cosim/v1/cosim.pb.h"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::session {
 
 struct LoopSettings {
   double fps = 20.0;             ///< [1/s]; frame k is at sim time k / fps, k = 1..frame_count
@@ -69,4 +69,4 @@ class FrameLoop {
   std::chrono::steady_clock::time_point wall_start_, last_progress_;
 };
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::session

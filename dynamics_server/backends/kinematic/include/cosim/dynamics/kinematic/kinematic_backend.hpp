@@ -11,10 +11,14 @@
 
 #include "cosim/dynamics/backend.hpp"
 #include "cosim/dynamics/params.hpp"
-#include "cosim/dynamics/robotino_geometry.hpp"
-#include "cosim/dynamics/rose_reference.hpp"
+#include "cosim/dynamics/robotino_common/robotino_geometry.hpp"
+#include "cosim/dynamics/reference/rose_reference.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::kinematic {
+using reference::RoseParams;
+using reference::RoseReference;
+using robotino_common::RobotinoGeometry;
+
 
 /// Declared parameters of `kinematic`: robotino_geometry_param_specs() (wheel_radius_m,
 /// wheel_distance_m, roller_max_radius_m), then rose_param_specs() (rose_amplitude_m,
@@ -65,4 +69,4 @@ class KinematicBackend final : public Backend {
   RoseReference rose_;
 };
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::kinematic

@@ -8,7 +8,7 @@
 
 #include <Eigen/Core>
 
-namespace cosim::dynamics::mecanum3 {
+namespace cosim::dynamics::mecanum3vw {
 
 using Vector3 = Eigen::Vector3d;
 using Matrix3 = Eigen::Matrix3d;
@@ -85,4 +85,4 @@ struct Gains {
 Vector3 tracking_torques(const Geometry& g, const Inertia& model, const Gains& k, const PathSample& ref,
                          const Vector3& q, const Vector3& xi);
 
-}  // namespace cosim::dynamics::mecanum3
+}  // namespace cosim::dynamics::mecanum3vw

@@ -9,7 +9,7 @@
 #include "cosim/dynamics/backend.hpp"
 #include "cosim/dynamics/params.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::registry {
 
 /// What a backend offers beyond joint values, for users (--list-backends) and for the
 /// conformance suite, which checks each claim.
@@ -41,4 +41,4 @@ std::span<const BackendEntry> backend_registry();
 /// "--backend: unknown backend 'x'; valid backends: a, b" otherwise. Never falls back to another one.
 const BackendEntry& find_backend(std::string_view name);
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::registry

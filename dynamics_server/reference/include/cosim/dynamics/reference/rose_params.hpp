@@ -5,9 +5,9 @@
 #include <span>
 
 #include "cosim/dynamics/params.hpp"
-#include "cosim/dynamics/rose_reference.hpp"
+#include "cosim/dynamics/reference/rose_reference.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::reference {
 
 /// rose_amplitude_m, rose_petals, rose_rate_rad_per_s, rose_phase_rad (seed 000 eqs. 24-25);
 /// defaults are those of RoseParams.
@@ -16,4 +16,4 @@ std::span<const ParamSpec> rose_param_specs();
 /// The RoseParams of resolved parameters that include rose_param_specs().
 RoseParams read_rose_params(const Params& params);
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::reference

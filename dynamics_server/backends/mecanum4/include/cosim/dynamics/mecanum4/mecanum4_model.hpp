@@ -16,7 +16,7 @@
 
 #include "cosim/dae/dense_matrix_ref.hpp"
 
-#include "cosim/dynamics/mecanum4_kinematics.hpp"
+#include "cosim/dynamics/mecanum4/mecanum4_kinematics.hpp"
 #include "cosim/multibody/tree.hpp"
 
 namespace cosim::dynamics::mecanum4 {

@@ -6,9 +6,9 @@
 #include <string_view>
 
 #include "cosim/dynamics/params.hpp"
-#include "cosim/dynamics/robotino_geometry.hpp"
+#include "cosim/dynamics/robotino_common/robotino_geometry.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::robotino_common {
 
 /// wheel_radius_m, wheel_distance_m, roller_max_radius_m; defaults are those of
 /// RobotinoGeometry (Robotino 2).
@@ -19,4 +19,4 @@ std::span<const ParamSpec> robotino_geometry_param_specs();
 /// the rolling arm would reach zero at a roller switch.
 RobotinoGeometry read_robotino_geometry(const Params& params, std::string_view backend_name);
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::robotino_common

@@ -19,7 +19,7 @@
 struct mjModel_;
 struct mjData_;
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::mujoco {
 
 /// Declared parameters of `mujoco`: `model` (path of the MJCF or URDF file) and `trajectory`
 /// (path of a reference CSV, empty for none). Both text.
@@ -110,4 +110,4 @@ class MujocoBackend final : public Backend {
   Sample latest_;    // state steps_
 };
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::mujoco

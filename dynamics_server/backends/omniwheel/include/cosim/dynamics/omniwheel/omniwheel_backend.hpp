@@ -16,10 +16,10 @@
 #include "cosim/dae/event_stepper.hpp"
 #include "cosim/dae/ida_solver.hpp"
 #include "cosim/dynamics/backend.hpp"
-#include "cosim/dynamics/omniwheel_model.hpp"
+#include "cosim/dynamics/omniwheel/omniwheel_model.hpp"
 #include "cosim/dynamics/params.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::omniwheel {
 
 /// Declared parameters of `omniwheel`, each with its source.
 std::span<const ParamSpec> omniwheel_param_specs();
@@ -106,4 +106,4 @@ class OmniWheelBackend final : public Backend, private dae::EventHandler {
   long edge_count_ = 0;
 };
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::omniwheel

@@ -12,7 +12,7 @@
 #include "cosim/util/stats.hpp"
 #include "cosim/v1/cosim.pb.h"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::session {
 
 /// One report compared with the frames it refers to; spans valid until the next compare().
 struct Comparison {
@@ -98,4 +98,4 @@ class ProbeComparator {
   std::vector<double> delay_frames_, delay_sim_s_, rtt_us_, worst_same_, worst_arrival_;
 };
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::session

@@ -11,12 +11,12 @@
 
 #include <Eigen/Core>
 
-#include "cosim/dynamics/probe_comparator.hpp"
+#include "cosim/dynamics/session/probe_comparator.hpp"
 #include "cosim/run/run_folder.hpp"
 #include "cosim/util/csv_writer.hpp"
 #include "cosim/wire/cosimlog.hpp"
 
-namespace cosim::dynamics {
+namespace cosim::dynamics::session {
 
 /// Opens the three files in `folder` and appends whole rows; each table has its own
 /// preallocated row buffer, so writing does not allocate.
@@ -49,4 +49,4 @@ class RunRecord {
   std::vector<double> comparison_row_;
 };
 
-}  // namespace cosim::dynamics
+}  // namespace cosim::dynamics::session

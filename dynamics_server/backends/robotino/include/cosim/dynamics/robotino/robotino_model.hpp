@@ -12,11 +12,16 @@
 #include <span>
 
 #include "cosim/dae/dense_matrix_ref.hpp"
-#include "cosim/dynamics/robotino_drive.hpp"
-#include "cosim/dynamics/robotino_geometry.hpp"
-#include "cosim/dynamics/rose_reference.hpp"
+#include "cosim/dynamics/robotino_common/robotino_drive.hpp"
+#include "cosim/dynamics/robotino_common/robotino_geometry.hpp"
+#include "cosim/dynamics/reference/rose_reference.hpp"
 
 namespace cosim::dynamics::robotino {
+using reference::RoseParams;
+using reference::RoseReference;
+using robotino_common::ModelParams;
+using robotino_common::ReferenceState;
+
 
 /// Indices of the DAE variables y (and y'). Units in the comments.
 namespace var {

@@ -7,9 +7,11 @@
 
 #include <Eigen/Core>
 
-#include "cosim/dynamics/trapezoid.hpp"
+#include "cosim/dynamics/reference/trapezoid.hpp"
 
 namespace cosim::dynamics::mecanum4 {
+using reference::Trapezoid;
+
 
 using Vector3 = Eigen::Vector3d;
 using Matrix43 = Eigen::Matrix<double, 4, 3>;
