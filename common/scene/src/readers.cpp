@@ -3,6 +3,7 @@
 #include <array>
 #include <string>
 #include <system_error>
+#include <vector>
 
 namespace cosim::scene {
 namespace detail {
@@ -21,6 +22,12 @@ constexpr std::array kReaders{
 std::span<const SceneReader* const> scene_readers() { return kReaders; }
 
 }  // namespace detail
+
+std::vector<SceneModel::Kind> SceneModel::kinds() {
+  std::vector<Kind> out;
+  for (const detail::SceneReader* reader : detail::scene_readers()) out.push_back({reader->name, reader->takes});
+  return out;
+}
 
 SceneModel SceneModel::load(const std::filesystem::path& path, const LoadOptions& options) {
   for (const detail::SceneReader* reader : detail::scene_readers()) {

@@ -192,6 +192,13 @@ class SceneModel {
   /// is a SceneError naming the path and the accepted kinds.
   static SceneModel load(const std::filesystem::path& path, const LoadOptions& options = {});
 
+  /// One kind of scene load() reads in this build (a row of the reader table, sorted by name).
+  struct Kind {
+    std::string_view name;   ///< "URDF", "XML scene"
+    std::string_view takes;  ///< the paths it takes, as the error for an unknown kind lists them
+  };
+  static std::vector<Kind> kinds();
+
   /// Project name (a URDF scene: the robot's name).
   const std::string& name() const { return name_; }
   /// Scene folder (absolute, canonical; a URDF scene: the URDF file's folder).
