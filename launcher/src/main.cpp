@@ -12,13 +12,13 @@
 #include "cosim/platform/paths.hpp"
 #include "cosim/protocol/channel_spec.hpp"
 #include "cosim/protocol/outcome.hpp"
+#include "cosim/protocol/program_options.hpp"
 #include "cosim/scene/scene_locator.hpp"
 #include "cosim/util/cli.hpp"
 #include "cosim/util/errors.hpp"
 #include "launch.hpp"
 
 int main(int argc, char** argv) {
-  using cosim::util::finite_range;
   // Everything after the first "--" goes to cosim-dynamics untouched; CLI11 sees the rest.
   std::vector<std::string> args = cosim::platform::utf8_arguments(argc, argv);
   if (args.empty()) args.emplace_back("cosim");
@@ -41,16 +41,11 @@ int main(int argc, char** argv) {
                                       "folder holding the packages of a URDF scene's package://NAME/... meshes "
                                       "(repeatable or ':'-separated; passed on to both sides; searched before "
                                       "$COSIM_PACKAGE_PATH)");
-  app.add_option("--fps", options.fps, "frames per second")->check(finite_range(0.01, 10000))->capture_default_str();
-  app.add_option("--duration", options.duration_s, "simulated seconds")
-      ->check(finite_range(0.001, 1e6))
-      ->capture_default_str();
-  app.add_option("--mode", options.mode, "lockstep | free | realtime")
-      ->check(CLI::IsMember({"lockstep", "free", "realtime"}))
-      ->capture_default_str();
-  app.add_option("--rate", options.rate, "realtime mode: sim seconds per wall second")
-      ->check(finite_range(0.001, 1e6))
-      ->capture_default_str();
+  // cosim-dynamics' own definitions (program_options.hpp), forwarded as given.
+  cosim::protocol::add_fps_option(app, options.fps)->capture_default_str();
+  cosim::protocol::add_duration_option(app, options.duration_s)->capture_default_str();
+  cosim::protocol::add_mode_option(app, options.mode)->capture_default_str();
+  cosim::protocol::add_rate_option(app, options.rate)->capture_default_str();
   app.add_option("--params", options.params, "backend parameter file");
   app.add_option("--param", options.param_overrides, "backend parameter key=value (repeatable; beats --params)");
   app.add_option("--channel", options.channel,
@@ -64,16 +59,10 @@ int main(int argc, char** argv) {
   std::string camera, size, video, screenshot_every, speed, inset;
   bool hold = false, no_hold = false, contact = false;
   const std::string viewer = "Viewer (cosim-visual)";
-  app.add_option("--camera", camera, "auto | robot | follow | overview")
-      ->check(CLI::IsMember({"auto", "robot", "follow", "overview"}))
-      ->group(viewer);
+  cosim::protocol::add_camera_option(app, camera)->group(viewer);
   app.add_option("--size", size, "window or video size WIDTHxHEIGHT [px] (default 1280x720)")->group(viewer);
-  app.add_option("--speed", speed, "window: sim seconds shown per wall second (default 1; 0 = as fast as frames come)")
-      ->check(finite_range(0, 64))
-      ->group(viewer);
-  app.add_option("--inset", inset, "on | off: top view of the whole path beside the follow camera")
-      ->check(CLI::IsMember({"on", "off"}))
-      ->group(viewer);
+  cosim::protocol::add_speed_option(app, speed)->group(viewer);
+  cosim::protocol::add_inset_option(app, inset)->group(viewer);
   auto* hold_flag = app.add_flag("--hold", hold, "window stays open after the run (default when started from a terminal)")
                         ->group(viewer);
   app.add_flag("--no-hold", no_hold, "window closes at the end of the run")->group(viewer)->excludes(hold_flag);

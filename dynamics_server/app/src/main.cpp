@@ -15,6 +15,7 @@
 
 #include "cosim/dynamics/registry/registry.hpp"
 #include "cosim/protocol/channel_spec.hpp"
+#include "cosim/protocol/program_options.hpp"
 #include "cosim/protocol/signals.hpp"
 #include "cosim/protocol/version.hpp"
 #include "cosim/util/exit_codes.hpp"
@@ -89,20 +90,12 @@ int main(int argc, char** argv) {
                  "':'-separated; searched before $COSIM_PACKAGE_PATH)");
   app.add_option("--params", params_file, "parameter file: 'key = value' lines, '#' comments");
   app.add_option("--param", options.param_overrides, "parameter override key=value (repeatable; beats --params)");
-  app.add_option("--fps", options.fps, "frames per second sent to the visual side")
-      ->check(cosim::util::finite_range(0.01, 10000))
-      ->capture_default_str();
-  app.add_option("--duration", options.duration_s, "simulated time [s]")
-      ->check(cosim::util::finite_range(0.001, 1e6))
-      ->capture_default_str();
+  cosim::protocol::add_fps_option(app, options.fps)->capture_default_str();
+  cosim::protocol::add_duration_option(app, options.duration_s)->capture_default_str();
   app.add_option("--output-step", options.output_step_s, "dynamics.csv sampling step [s]")
       ->check(cosim::util::finite_range(1e-6, 3600))->capture_default_str();
-  app.add_option("--mode", mode, "lockstep | free | realtime")
-      ->check(CLI::IsMember({"lockstep", "free", "realtime"}))
-      ->capture_default_str();
-  app.add_option("--rate", options.rate, "realtime mode: sim seconds per wall second")
-      ->check(cosim::util::finite_range(0.001, 1e6))
-      ->capture_default_str();
+  cosim::protocol::add_mode_option(app, mode)->capture_default_str();
+  cosim::protocol::add_rate_option(app, options.rate)->capture_default_str();
   app.add_option("--channel", options.channel, cosim::protocol::valid_channel_forms())->capture_default_str();
   app.footer(cosim::protocol::channel_help());
   app.add_option("--out", out_dir, "run folder (default runs/<UTC time>-<backend>)");

@@ -24,6 +24,7 @@
 #include "cosim/protocol/signals.hpp"
 #include "cosim/protocol/version.hpp"
 #include "cosim/protocol/outcome.hpp"
+#include "cosim/protocol/program_options.hpp"
 #include "cosim/util/cli.hpp"
 #include "cosim/scene/scene_locator.hpp"
 #include "cosim/scene/scene_model.hpp"
@@ -292,10 +293,7 @@ int main(int argc, char** argv) {
                  "absent); default DIR/video.mp4 when offscreen with --out");
   app.add_option("--screenshot-every", options.screenshot_every, "PNG of every Nth frame into DIR/screenshots/")
       ->check(CLI::NonNegativeNumber);
-  app.add_option("--camera", options.camera,
-                 "auto | robot | follow | overview (auto: follow the first probe in a run, robot for one pose)")
-      ->check(CLI::IsMember({"auto", "robot", "follow", "overview"}))
-      ->capture_default_str();
+  cosim::protocol::add_camera_option(app, options.camera)->capture_default_str();
   app.add_option("--hud", hud, "on | off: sim time, frame, render rate, frames skipped, probe position")
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
@@ -305,13 +303,8 @@ int main(int argc, char** argv) {
   app.add_flag("--contact", options.contact,
                "highlight, of each wheel, the part touching the floor (the roller in contact; key c)");
   std::string inset = "on";
-  app.add_option("--inset", inset, "on | off: with the follow camera, a top view of the robot's whole path in a corner")
-      ->check(CLI::IsMember({"on", "off"}))
-      ->capture_default_str();
-  app.add_option("--speed", options.speed,
-                 "window: sim seconds shown per wall second (keys + and - change it; 0 = as fast as frames come)")
-      ->check(cosim::util::finite_range(0, 64))
-      ->capture_default_str();
+  cosim::protocol::add_inset_option(app, inset)->capture_default_str();
+  cosim::protocol::add_speed_option(app, options.speed)->capture_default_str();
   app.add_option("--open-timeout", open_timeout_s, "seconds to wait for the dynamics")
       ->check(cosim::util::finite_range(0, 86400))
       ->capture_default_str();
@@ -339,12 +332,8 @@ int main(int argc, char** argv) {
   app.add_flag("-q,--quiet", options.quiet, "no summary on stdout");
   app.add_option("--protocol-major", options.client.protocol_major, "testing: answer with this protocol major")
       ->group("");
-  try {
-    // UTF-8 arguments (on Windows from the wide command line), last first as CLI11 takes them.
-    std::vector<std::string> args = cosim::platform::utf8_arguments(argc, argv);
-    if (!args.empty()) args.erase(args.begin());
-    std::reverse(args.begin(), args.end());
-    app.parse(args);
+  // Checks across options, after parsing: their errors are usage errors like CLI11's own.
+  app.final_callback([&] {
     int width = 0, height = 0;
     if (!cosim::visual::app::parse_size(size, width, height)) {
       throw CLI::ValidationError("--size", "'" + size + "' is not WIDTHxHEIGHT with 16..8192 px each");
@@ -356,14 +345,8 @@ int main(int argc, char** argv) {
       if (options.replay.empty()) throw CLI::ValidationError("--seek", "needs --replay");
       options.seek_s = seek_s;
     }
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "cosim-visual: error: %s (see --help)\n", e.what());
-    return cosim::util::kExitBadInput;
-  }
+  });
+  if (const int code = cosim::util::parse_command_line(app, argc, argv); code >= 0) return code;
   options.hud = hud == "on";
   options.inset = inset == "on";
   // A person at a terminal wants to look at the end of the run; a script wants the exit.

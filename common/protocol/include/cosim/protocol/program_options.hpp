@@ -1,0 +1,69 @@
+#pragma once
+/// @file
+/// The options the launcher passes on to the programs it starts, declared once — name, values
+/// or range, help — so the vocabularies cannot drift apart. cosim-dynamics and cosim-visual add
+/// them with these functions; the launcher adds the same ones, so that a typo is refused
+/// before anything starts, and forwards the text as given. (Header-only: CLI11 is headers.)
+
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "cosim/util/cli.hpp"
+
+namespace cosim::protocol {
+
+// --- cosim-dynamics ---------------------------------------------------------------------------
+
+/// --mode lockstep | free | realtime (docs/design.md#modes).
+inline CLI::Option* add_mode_option(CLI::App& app, std::string& mode) {
+  return app.add_option("--mode", mode, "lockstep | free | realtime")
+      ->check(CLI::IsMember({"lockstep", "free", "realtime"}));
+}
+
+/// --fps: frames per second sent to the visual side. `T`: a number, or text to forward.
+template <class T>
+CLI::Option* add_fps_option(CLI::App& app, T& fps) {
+  return app.add_option("--fps", fps, "frames per second sent to the visual side")
+      ->check(util::finite_range(0.01, 10000));
+}
+
+/// --duration: simulated time [s].
+template <class T>
+CLI::Option* add_duration_option(CLI::App& app, T& duration_s) {
+  return app.add_option("--duration", duration_s, "simulated time [s]")->check(util::finite_range(0.001, 1e6));
+}
+
+/// --rate: sim seconds per wall second in realtime mode.
+template <class T>
+CLI::Option* add_rate_option(CLI::App& app, T& rate) {
+  return app.add_option("--rate", rate, "realtime mode: sim seconds per wall second")
+      ->check(util::finite_range(0.001, 1e6));
+}
+
+// --- cosim-visual ------------------------------------------------------------------------------
+
+/// --camera auto | robot | follow | overview.
+inline CLI::Option* add_camera_option(CLI::App& app, std::string& camera) {
+  return app
+      .add_option("--camera", camera,
+                  "auto | robot | follow | overview (auto: follow the first probe in a run, robot for one pose)")
+      ->check(CLI::IsMember({"auto", "robot", "follow", "overview"}));
+}
+
+/// --inset on | off.
+inline CLI::Option* add_inset_option(CLI::App& app, std::string& inset) {
+  return app.add_option("--inset", inset, "on | off: with the follow camera, a top view of the robot's whole path in a corner")
+      ->check(CLI::IsMember({"on", "off"}));
+}
+
+/// --speed: sim seconds shown per wall second in a window.
+template <class T>
+CLI::Option* add_speed_option(CLI::App& app, T& speed) {
+  return app
+      .add_option("--speed", speed,
+                  "window: sim seconds shown per wall second (keys + and - change it; 0 = as fast as frames come)")
+      ->check(util::finite_range(0, 64));
+}
+
+}  // namespace cosim::protocol
