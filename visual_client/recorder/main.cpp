@@ -21,6 +21,7 @@
 #include "cosim/protocol/signals.hpp"
 #include "cosim/protocol/version.hpp"
 #include "cosim/run/visual_summary.hpp"
+#include "cosim/scene/probe_set.hpp"
 #include "cosim/scene/scene_locator.hpp"
 #include "cosim/scene/scene_model.hpp"
 #include "cosim/util/clock.hpp"
@@ -100,21 +101,16 @@ void RecorderRun::execute() {
   source->accept(*scene_);
 
   // Preallocated per-frame state: the frame loop itself does not allocate.
-  std::vector<Eigen::Isometry3d> X_WF(scene_->frames().size(), Eigen::Isometry3d::Identity());
-  std::vector<Eigen::Vector3d> p_WP_all(scene_->probes().size(), Eigen::Vector3d::Zero());
-  std::vector<Eigen::Vector3d> p_WP(source->reported_probes().size(), Eigen::Vector3d::Zero());
+  cosim::scene::ProbeSet probes(*scene_, source->reported_probes());
   const auto slow = std::chrono::duration<double, std::milli>(options_.slow_ms);
   while (source->next_frame()) {
     if (cosim::wire::stop_requested()) {
       throw cosim::util::InterruptedError("interrupted by a signal at frame " + std::to_string(source->seq()));
     }
-    scene_->world_transforms(source->q_scene(), X_WF);
-    scene_->probe_positions(X_WF, p_WP_all);
-    for (std::size_t i = 0; i < p_WP.size(); ++i) {
-      p_WP[i] = p_WP_all[static_cast<std::size_t>(source->reported_probes()[i])];
-    }
+    probes.set_joints(source->q_scene());
+    probes.locate();
     if (options_.slow_ms > 0) std::this_thread::sleep_for(slow);
-    source->report(p_WP);
+    source->report(probes.reported());
   }
   if (record_) record_->flush();
   cosim::run::VisualSummary summary;

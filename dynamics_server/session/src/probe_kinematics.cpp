@@ -11,7 +11,17 @@ namespace cosim::dynamics::session {
 ProbeKinematics::ProbeKinematics(const scene::SceneModel& scene, std::span<const std::string> backend_joints,
                                  std::vector<std::string> probe_names, const std::string& scene_label,
                                  const std::string& backend_label, std::span<const JointKind> backend_kinds)
-    : scene_(scene), probe_names_(std::move(probe_names)), computed_at_s_(std::numeric_limits<double>::quiet_NaN()) {
+    : scene_(scene),
+      scene_index_of_joint_(joint_indices(scene, backend_joints, scene_label, backend_label, backend_kinds)),
+      probe_names_(std::move(probe_names)),
+      probes_(scene, probe_indices(scene, probe_names_, scene_label)),
+      q_scene_(scene.joint_names().size(), 0.0),
+      computed_at_s_(std::numeric_limits<double>::quiet_NaN()) {}
+
+std::vector<int> ProbeKinematics::joint_indices(const scene::SceneModel& scene,
+                                                std::span<const std::string> backend_joints,
+                                                const std::string& scene_label, const std::string& backend_label,
+                                                std::span<const JointKind> backend_kinds) {
   // Every backend joint must be a driven scene joint and the reverse (docs/protocol.md), of
   // the same kind where the backend knows it.
   std::vector<std::optional<scene::DriveType>> drives(backend_kinds.size());
@@ -19,24 +29,26 @@ ProbeKinematics::ProbeKinematics(const scene::SceneModel& scene, std::span<const
     if (backend_kinds[i] == JointKind::revolute) drives[i] = scene::DriveType::revolute;
     if (backend_kinds[i] == JointKind::prismatic) drives[i] = scene::DriveType::prismatic;
   }
-  const scene::JointMatch match = scene::match_joints(backend_joints, scene_, drives);
+  const scene::JointMatch match = scene::match_joints(backend_joints, scene, drives);
   if (!match.ok()) {
     throw util::BadInputError(backend_label + " and scene " + scene_label + " disagree on joints: " +
                               match.describe("driven by the scene but not by the backend", "the backend"));
   }
-  scene_index_of_joint_ = match.scene_index;
-  if (probe_names_.empty()) {
-    for (const auto& probe : scene_.probes()) probe_names_.push_back(probe.name);
+  return match.scene_index;
+}
+
+std::vector<int> ProbeKinematics::probe_indices(const scene::SceneModel& scene, std::vector<std::string>& names,
+                                                const std::string& scene_label) {
+  if (names.empty()) {
+    for (const auto& probe : scene.probes()) names.push_back(probe.name);
   }
-  for (const auto& name : probe_names_) {
-    const int index = scene_.find_probe(name);
+  std::vector<int> indices;
+  for (const auto& name : names) {
+    const int index = scene.find_probe(name);
     if (index < 0) throw util::BadInputError("--probe " + name + ": no such probe in scene " + scene_label);
-    probe_index_.push_back(index);
+    indices.push_back(index);
   }
-  q_scene_.assign(scene_.joint_names().size(), 0.0);
-  X_WF_.assign(scene_.frames().size(), Eigen::Isometry3d::Identity());
-  p_WP_all_.assign(scene_.probes().size(), Eigen::Vector3d::Zero());
-  p_WP_.assign(probe_names_.size(), Eigen::Vector3d::Zero());
+  return indices;
 }
 
 std::vector<std::string> ProbeKinematics::joint_columns(std::span<const std::string> backend_joints) const {
@@ -52,12 +64,11 @@ std::vector<std::string> ProbeKinematics::joint_columns(std::span<const std::str
 std::span<const Eigen::Vector3d> ProbeKinematics::positions(double t_s, std::span<const double> q) {
   if (t_s != computed_at_s_) {
     for (std::size_t i = 0; i < q.size(); ++i) q_scene_[static_cast<std::size_t>(scene_index_of_joint_[i])] = q[i];
-    scene_.world_transforms(q_scene_, X_WF_);
-    scene_.probe_positions(X_WF_, p_WP_all_);
-    for (std::size_t i = 0; i < probe_index_.size(); ++i) p_WP_[i] = p_WP_all_[static_cast<std::size_t>(probe_index_[i])];
+    probes_.set_joints(q_scene_);
+    probes_.locate();
     computed_at_s_ = t_s;
   }
-  return p_WP_;
+  return probes_.reported();
 }
 
 }  // namespace cosim::dynamics::session

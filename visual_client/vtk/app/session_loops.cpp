@@ -1,6 +1,7 @@
 // cosim-visual's coupled runs: frames from cosim-dynamics rendered offscreen (video,
 // screenshots) or in a window that stays responsive while frames arrive.
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -9,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <thread>
 #include <utility>
@@ -21,6 +23,7 @@
 #include "cosim/platform/paths.hpp"
 #include "cosim/protocol/version.hpp"
 #include "cosim/run/visual_summary.hpp"
+#include "cosim/scene/probe_set.hpp"
 #include "cosim/scene/scene_locator.hpp"
 #include "cosim/util/errors.hpp"
 #include "cosim/visual/replay_session.hpp"
@@ -35,17 +38,6 @@ namespace cosim::visual::app {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-/// Per-frame state, allocated once for the whole run.
-struct FrameState {
-  FrameState(const scene::SceneModel& scene, std::size_t reported)
-      : X_WF(scene.frames().size(), Eigen::Isometry3d::Identity()),
-        p_WP_all(scene.probes().size(), Eigen::Vector3d::Zero()),
-        p_WP(reported, Eigen::Vector3d::Zero()) {}
-  std::vector<Eigen::Isometry3d> X_WF;
-  std::vector<Eigen::Vector3d> p_WP_all;
-  std::vector<Eigen::Vector3d> p_WP;  // in Welcome order
-};
 
 /// Render rate as an exponential moving average of frame intervals.
 class RateMeter {
@@ -227,15 +219,14 @@ std::unique_ptr<VideoEncoder> open_video(const VisualOptions& options, const Fra
 void retrace(const ReplaySession& replay, const scene::SceneModel& scene, int tracked, Viewer& viewer) {
   if (tracked < 0) return;
   std::vector<double> q(scene.joint_names().size(), 0.0);
-  std::vector<Eigen::Isometry3d> X_WF(scene.frames().size());
-  std::vector<Eigen::Vector3d> p_WP(scene.probes().size());
+  const std::array<int, 1> only_tracked{tracked};
+  scene::ProbeSet probes(scene, only_tracked);
   std::vector<Eigen::Vector3d> path;
   path.reserve(replay.index());
   for (std::size_t i = 0; i < replay.index(); ++i) {
     replay.q_scene_of(i, q);
-    scene.world_transforms(q, X_WF);
-    scene.probe_positions(X_WF, p_WP);
-    path.push_back(p_WP[static_cast<std::size_t>(tracked)]);
+    probes.set_joints(q);
+    path.push_back(probes.locate()[0]);
   }
   viewer.reset_trail(path);
 }
@@ -245,10 +236,9 @@ void retrace(const ReplaySession& replay, const scene::SceneModel& scene, int tr
 void prime_seek(const VisualOptions& options, ReplaySession* replay, const scene::SceneModel& scene, Viewer& viewer) {
   if (replay == nullptr || !options.seek_s || replay->frame_count() == 0) return;
   std::vector<double> q(scene.joint_names().size(), 0.0);
-  std::vector<Eigen::Isometry3d> X_WF(scene.frames().size());
+  scene::ProbeSet frames(scene, {});
   replay->q_scene_of(0, q);
-  scene.world_transforms(q, X_WF);
-  viewer.show(X_WF);
+  viewer.show(frames.set_joints(q));
   replay->request_seek(*options.seek_s);
 }
 
@@ -317,7 +307,7 @@ void offscreen_loop(const VisualOptions& options, const scene::SceneModel& scene
     std::fflush(nullptr);
     std::_Exit(code);
   });
-  FrameState state(scene, session.reported_probes().size());
+  scene::ProbeSet probes(scene, session.reported_probes());
   const int tracked = session.reported_probes().empty() ? -1 : session.reported_probes()[0];
   const std::string tracked_name = tracked >= 0 ? scene.probes()[static_cast<std::size_t>(tracked)].name : "";
   const double t_end_s = session.hello().sim_end_s();
@@ -329,23 +319,21 @@ void offscreen_loop(const VisualOptions& options, const scene::SceneModel& scene
   while (session.next_frame()) {
     if (wire::stop_requested()) throw util::InterruptedError("interrupted");
     if (replay != nullptr && replay->jumped()) retrace(*replay, scene, tracked, viewer);
-    scene.world_transforms(session.q_scene(), state.X_WF);
-    viewer.show(state.X_WF);
-    viewer.probe_positions(state.p_WP_all);
-    for (std::size_t i = 0; i < state.p_WP.size(); ++i) {
-      state.p_WP[i] = state.p_WP_all[static_cast<std::size_t>(session.reported_probes()[i])];
-    }
+    // The probes as the rendered actors place them (SceneView), not the tree: that is the check.
+    viewer.show(probes.set_joints(session.q_scene()));
+    viewer.probe_positions(probes.all_probes());
+    probes.pick();
     if (options.hud) {
       format_hud(hud, sizeof hud, session.sim_time_s(), t_end_s, session.seq(), session.hello().frame_count(),
                  rate.fps(), session.frames_skipped(), session.last_report_delay(), tracked_name,
-                 tracked >= 0 ? &state.p_WP_all[static_cast<std::size_t>(tracked)] : nullptr);
+                 tracked >= 0 ? &probes.all_probes()[static_cast<std::size_t>(tracked)] : nullptr);
       viewer.set_hud_text(hud);
     }
     viewer.render();
     ++rendered;
     rate.tick();
     if (options.slow_ms > 0) std::this_thread::sleep_for(slow);
-    session.report(state.p_WP);
+    session.report(probes.reported());
     if (video) video->write(viewer.read_rgba());
     if (options.screenshot_every > 0 && session.seq() % static_cast<std::uint64_t>(options.screenshot_every) == 0) {
       viewer.write_png(screenshot_path(options, "frame", session.seq()));
@@ -407,7 +395,7 @@ void interactive_loop(const VisualOptions& options, const scene::SceneModel& sce
                       FrameSource& session, ReplaySession* replay, util::EventLog& log) {
   Viewer viewer(view, viewer_options(options, session, false));
   auto video = open_video(options, session, log);
-  FrameState state(scene, session.reported_probes().size());
+  scene::ProbeSet probes(scene, session.reported_probes());
   Handoff handoff;
   handoff.q.assign(scene.joint_names().size(), 0.0);
   handoff.p_WP.assign(session.reported_probes().size(), Eigen::Vector3d::Zero());
@@ -432,13 +420,12 @@ void interactive_loop(const VisualOptions& options, const scene::SceneModel& sce
     if (!options.hud || shown_seq == 0) return;
     format_hud(hud, sizeof hud, shown.t_s, t_end_s, shown_seq, session.hello().frame_count(), rate.fps(),
                shown.skipped, shown.delay, tracked_name,
-               tracked >= 0 ? &state.p_WP_all[static_cast<std::size_t>(tracked)] : nullptr, &playback);
+               tracked >= 0 ? &probes.all_probes()[static_cast<std::size_t>(tracked)] : nullptr, &playback);
     viewer.set_hud_text(hud);
   };
 
   // The first pose before any frame: all joints at zero.
-  scene.world_transforms(q, state.X_WF);
-  viewer.show(state.X_WF);
+  viewer.show(probes.set_joints(q));
   viewer.set_hud_text(("waiting for frames on " + options.client.channel).c_str());
   const std::string help_text = std::string(kSessionKeyHelp) + Viewer::key_help();
   // A replay jumps to t_s: the frame held for showing (if any) is dropped unreported, and a
@@ -544,9 +531,8 @@ void interactive_loop(const VisualOptions& options, const scene::SceneModel& sce
       shown = {t_s, skipped, delay};
       if (stepping) log.info("step: frame " + std::to_string(seq) + " shown");
 
-      scene.world_transforms(q, state.X_WF);
-      viewer.show(state.X_WF);
-      viewer.probe_positions(state.p_WP_all);
+      viewer.show(probes.set_joints(q));
+      viewer.probe_positions(probes.all_probes());
       update_hud();
       viewer.set_slider_time(t_s);
       viewer.render();
@@ -558,9 +544,8 @@ void interactive_loop(const VisualOptions& options, const scene::SceneModel& sce
         viewer.write_png(screenshot_path(options, "frame", seq));
       }
       lock.lock();
-      for (std::size_t i = 0; i < handoff.p_WP.size(); ++i) {
-        handoff.p_WP[i] = state.p_WP_all[static_cast<std::size_t>(session.reported_probes()[i])];
-      }
+      const std::span<const Eigen::Vector3d> reported = probes.pick();
+      std::copy(reported.begin(), reported.end(), handoff.p_WP.begin());
       handoff.state = Handoff::State::probes_ready;
       handoff.changed.notify_all();
     } catch (...) {

@@ -10,12 +10,13 @@
 #include <Eigen/Geometry>
 
 #include "cosim/dynamics/backend.hpp"
+#include "cosim/scene/probe_set.hpp"
 #include "cosim/scene/scene.hpp"
 
 namespace cosim::dynamics::session {
 
-/// Maps a backend's joint values onto a scene and computes the probes' world positions.
-/// Holds preallocated state: positions() does not allocate.
+/// Maps a backend's joint values onto a scene and computes the probes' world positions (the
+/// scene's ProbeSet, as every side). Holds preallocated state: positions() does not allocate.
 class ProbeKinematics {
  public:
   /// `backend_joints` must equal the scene's driven joints (in any order), and where
@@ -39,14 +40,19 @@ class ProbeKinematics {
   std::span<const Eigen::Vector3d> positions(double t_s, std::span<const double> q);
 
  private:
+  // Backend joint → scene joint; throws naming the joints that differ.
+  static std::vector<int> joint_indices(const scene::SceneModel& scene, std::span<const std::string> backend_joints,
+                                        const std::string& scene_label, const std::string& backend_label,
+                                        std::span<const JointKind> backend_kinds);
+  // Every probe of the scene when `names` is empty (then filled); throws for an unknown name.
+  static std::vector<int> probe_indices(const scene::SceneModel& scene, std::vector<std::string>& names,
+                                        const std::string& scene_label);
+
   const scene::SceneModel& scene_;
   std::vector<int> scene_index_of_joint_;  // backend joint -> scene joint
-  std::vector<int> probe_index_;           // compared probe -> scene probe
   std::vector<std::string> probe_names_;
+  scene::ProbeSet probes_;                 // the compared probes, in probe_names_ order
   std::vector<double> q_scene_;
-  std::vector<Eigen::Isometry3d> X_WF_;
-  std::vector<Eigen::Vector3d> p_WP_all_;
-  std::vector<Eigen::Vector3d> p_WP_;
   double computed_at_s_;
 };
 
