@@ -13,6 +13,7 @@
 #include "cosim/dynamics/robotino_common/robotino_drive.hpp"
 #include "cosim/platform/paths.hpp"
 #include "cosim/robotino_mjcf/robotino_mjcf.hpp"
+#include "cosim/util/cli.hpp"
 #include "cosim/util/exit_codes.hpp"
 
 namespace {
@@ -25,7 +26,8 @@ using cosim::util::kExitOk;
 
 int main(int argc, char** argv) {
   CLI::App app{"cosim-robotino-mjcf: writes the Robotino (seed 000's plant, the robotino backend's PID) as an MJCF "
-               "model for `cosim-dynamics --backend mujoco`"};
+               "model for `cosim-dynamics --backend mujoco`",
+               "cosim-robotino-mjcf"};
   app.set_version_flag("--version", std::string("cosim-robotino-mjcf ") + COSIM_VERSION);
   std::string params_file;
   std::vector<std::string> overrides;
@@ -49,11 +51,7 @@ int main(int argc, char** argv) {
                  "MuJoCo's noslip iterations (0: MuJoCo's soft friction alone, which creeps)")
       ->capture_default_str();
   app.footer("Exit status: 0 written, 2 bad usage, parameters or an unwritable file.");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? kExitOk : kExitBadInput;
-  }
+  if (const int code = cosim::util::parse_command_line(app, argc, argv); code >= 0) return code;
   try {
     const fs::path file = cosim::platform::path_from_utf8(params_file);
     const auto params = cosim::dynamics::Params::resolve("robotino", cosim::dynamics::robotino_common::robotino_param_specs(),
