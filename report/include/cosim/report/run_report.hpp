@@ -2,7 +2,9 @@
 
 #include <array>
 #include <filesystem>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cosim/util/stats.hpp"
@@ -50,6 +52,44 @@ inline constexpr int kMetricsSchemaVersion = 1;
 /// difference (count, p50, p99, max, mean; null when there is none), the deviation from the
 /// reference, the per-phase speed errors and the notes. docs/design.md lists the keys.
 std::string metrics_json(const RunFacts& facts);
+
+/// What decides which plots a run gets (the plot recipes' needs are checked against it).
+struct RunShape {
+  std::vector<std::string> dynamics_columns;  ///< dynamics.csv's header: t_s, joints, probes, outputs
+  std::vector<std::string> joint_names;       ///< scoped joint names (run.json)
+  std::string first_probe;                    ///< the first compared probe, "" if none
+  bool probe_reports = false;                 ///< probes.csv has rows: a visual side reported
+  bool after_transient = false;               ///< rows at or after the initial transient (5 s)
+};
+
+/// One plot of the report and what it needs from a run: the backend outputs it draws (columns
+/// of dynamics.csv, the undeclared contract of old), joints by their last name part (x, y,
+/// phi), the first probe's path, probe reports, rows after the transient; with --compare
+/// whether the compared run must satisfy the same needs, and whether it is drawn only then.
+struct PlotNeeds {
+  std::span<const char* const> columns = {};
+  std::span<const char* const> joints = {};
+  bool first_probe = false;
+  bool probe_reports = false;
+  bool after_transient = false;
+  enum class Compared {
+    kIgnored,   ///< the compared run, if any, does not matter
+    kBoth,      ///< with --compare, the compared run must satisfy the needs too
+    kRequired,  ///< drawn only with --compare, both runs satisfying the needs
+  } compared = Compared::kIgnored;
+};
+
+/// The report's plots in drawing order: each plots/<name>.png with what it needs.
+struct PlotRecipeInfo {
+  std::string_view name;
+  std::string_view what;  ///< one line: what the plot shows
+  PlotNeeds needs;
+};
+std::span<const PlotRecipeInfo> plot_recipes();
+
+/// The names of the plots write_report draws for a run of this shape (and, with --compare, a
+/// compared run of shape `compared`), in drawing order.
+std::vector<std::string> plots_for(const RunShape& run, const RunShape* compared = nullptr);
 
 /// What write_report drew, and what gnuplot said while drawing it.
 struct WrittenReport {
