@@ -135,12 +135,23 @@ std::string joint_column(const Loaded& l, const std::string& leaf, const char* u
   return "";
 }
 
+/// Refuses to write `path` if it is a symbolic link: a run folder from elsewhere could point
+/// plots/ or report.md at any file the user can write.
+void refuse_link(const fs::path& path) {
+  std::error_code ec;
+  if (fs::is_symlink(fs::symlink_status(path, ec))) {
+    throw util::BadInputError(platform::utf8(path) +
+                              ": a symbolic link; cosim-report writes into the run folder only, not through links");
+  }
+}
+
 /// Runs gnuplot on script inside dir; throws with gnuplot's stderr on failure. Returns what it
 /// wrote on stderr all the same (warnings), kept in <name>.gnuplot.err beside the script; empty
 /// (and no file) when it said nothing.
 std::string run_gnuplot(const fs::path& dir, const fs::path& script) {
   fs::path err_path = dir / script.stem();
   err_path += ".gnuplot.err";
+  refuse_link(err_path);
   int code = 0;
   try {
     platform::Process gnuplot("gnuplot", {platform::utf8(script.filename())},
@@ -166,15 +177,30 @@ std::string run_gnuplot(const fs::path& dir, const fs::path& script) {
   return err;
 }
 
-/// A string inside gnuplot's single quotes, where only a doubled quote is special.
+/// A string inside gnuplot's single quotes, where only a doubled quote is special; a line end
+/// (or any control character) from a run folder would end the command and start the next, so
+/// it becomes '?'. Everything a run folder names goes into a script through here.
 std::string gnuplot_quoted(const std::string& text) {
   std::string out;
   for (const char c : text) {
-    out += c;
+    const auto u = static_cast<unsigned char>(c);
+    out += u < 0x20 || u == 0x7f ? '?' : c;
     if (c == '\'') out += '\'';
   }
   return out;
 }
+
+/// Text from a run folder inside report.md's code spans and lines: control characters (a line
+/// end would start a line of the reader's choosing) become spaces, a backtick a quote.
+std::string md_text(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    out += u < 0x20 || u == 0x7f ? ' ' : c == '`' ? '\'' : c;
+  }
+  return out;
+}
+
 
 /// The name a run goes by in a legend: its folder's name (also given with a trailing slash).
 std::string folder_label(const fs::path& run_dir) {
@@ -392,7 +418,7 @@ std::string Plotter::path() {
   }
   // A probe at rest is a point in 0.2 m of floor around it.
   const MapAxes map = map_axes(x, y, panel_x_room(w, 1), panel_y_room(h, 1), 0.1, "m");
-  return "set title 'Path of " + probe +
+  return "set title 'Path of " + gnuplot_quoted(probe) +
          "' noenhanced\nset xlabel 'X [m]'\nset ylabel 'Y [m]'\nset size ratio -1\n" + axis_commands('x', map.x) +
          axis_commands('y', map.y) + note_label(map.note, note_px) + "plot " + curves + "\n";
 }
@@ -400,7 +426,8 @@ std::string Plotter::path() {
 // 2. Virtual minus dynamic, at the frame's time and at the report's arrival.
 std::string Plotter::virtual_minus_dynamic() {
   const std::string t = col(p, "t_frame_s");
-  std::string body = "set multiplot layout 2,1 title 'Virtual minus dynamic probe " + probe + "' noenhanced\n" +
+  std::string body = "set multiplot layout 2,1 title 'Virtual minus dynamic probe " + gnuplot_quoted(probe) +
+                     "' noenhanced\n" +
                      "set xlabel 't [s]'\n" + axis_commands('x', time_axis(bounds_of({p.column("t_frame_s")})));
   struct Panel {
     const char* label;
@@ -627,6 +654,7 @@ std::string Plotter::difference() {
     }
   }
   const fs::path table = plots / "difference.csv";
+  refuse_link(table);
   std::ofstream out(table);
   out << "t_s";
   std::vector<std::span<const double>> mine, theirs;
@@ -765,6 +793,8 @@ WrittenReport write_report(const fs::path& run_dir, const RunFacts& f, int w, in
   }
   Plotter plotter(run_dir, f, l, compare_run, other, w, h);
   const fs::path& plots = plotter.plots;
+  refuse_link(plots);
+  refuse_link(run_dir / "report.md");
   if (std::error_code ec; !fs::create_directories(plots, ec) && ec) {
     throw util::OutputError(platform::utf8(plots) + ": cannot create: " + platform::error_text(ec));
   }
@@ -776,7 +806,12 @@ WrittenReport write_report(const fs::path& run_dir, const RunFacts& f, int w, in
     const std::string name(recipe.name);
     const std::string body = (plotter.*kDraw[i])();
     const fs::path script = plots / (name + ".gp");
-    std::ofstream(script) << header(w, h, name + ".png") << body;
+    refuse_link(script);
+    refuse_link(plots / (name + ".png"));  // gnuplot opens it by name
+    std::ofstream out(script);
+    out << header(w, h, name + ".png") << body;
+    out.close();
+    if (!out) throw util::OutputError(platform::utf8(script) + ": cannot write (disk full?)");
     if (const std::string said = run_gnuplot(plots, script); !said.empty()) {
       written.gnuplot_messages.push_back(platform::utf8(script) + ": " + said);
     }
@@ -787,10 +822,11 @@ WrittenReport write_report(const fs::path& run_dir, const RunFacts& f, int w, in
 
   // report.md: the facts, computed from the files, and the plots.
   std::ofstream md(run_dir / "report.md");
-  md << "# cosim run " << f.run_id << "\n\n";
-  md << "backend `" << f.backend << "`, mode `" << f.mode << "`, " << util::format("%g", f.fps) << " fps, scene `" << f.scene
+  md << "# cosim run " << md_text(f.run_id) << "\n\n";
+  md << "backend `" << md_text(f.backend) << "`, mode `" << md_text(f.mode) << "`, " << util::format("%g", f.fps)
+     << " fps, scene `" << md_text(f.scene)
      << "`, status **" << f.status << "**\n\n";
-  for (const auto& note : f.notes) md << "> **Note:** " << note << "\n\n";
+  for (const auto& note : f.notes) md << "> **Note:** " << md_text(note) << "\n\n";
   md << "| count | value |\n|---|---|\n";
   md << "| frames sent | " << f.frames_sent << " |\n| probe reports | " << f.reports << " |\n";
   md << "| frames skipped by the visual side | " << f.frames_skipped << " |\n| realtime overruns | " << f.overruns
@@ -827,13 +863,13 @@ WrittenReport write_report(const fs::path& run_dir, const RunFacts& f, int w, in
     md << "\n";
   }
   if (compare_difference) {
-    md << "Compared with run `" << folder_label(compare_run) << "` (backend `" << of.backend
+    md << "Compared with run `" << md_text(folder_label(compare_run)) << "` (backend `" << md_text(of.backend)
        << "`), row by row: max |Δ|";
     for (const auto& diff : differences) md << (&diff == &differences.front() ? " " : ", ") << diff.column << " " << util::format("%.3g", diff.max_abs);
     md << ".\n\n";
   }
   if (compare_deviation) {
-    md << "Compared with run `" << folder_label(compare_run) << "` (backend `" << of.backend
+    md << "Compared with run `" << md_text(folder_label(compare_run)) << "` (backend `" << md_text(of.backend)
        << "`): max |X − X_ref| = " << util::format("%.3g", of.max_dev_x_m) << " m, max |Y − Y_ref| = "
        << util::format("%.3g", of.max_dev_y_m) << " m, max |φ − φ_ref| = " << util::format("%.3g", of.max_dev_phi_rad) << " rad.\n\n";
   }
@@ -841,6 +877,8 @@ WrittenReport write_report(const fs::path& run_dir, const RunFacts& f, int w, in
     md << "![" << png.stem().string() << "](plots/" << png.filename().string() << ")\n\n";
   }
   if (!have_reports) md << "No probe reports in this run (no visual side): no delay plots.\n";
+  md.close();
+  if (!md) throw util::OutputError(platform::utf8(run_dir / "report.md") + ": cannot write (disk full?)");
   return written;
 }
 

@@ -37,10 +37,33 @@ bool parse_number(std::string_view text, double& value) {
   return ec == std::errc{} && end == text.data() + text.size() && !text.empty();
 }
 
+// One line into `line`, without its '\n' (`ended`: it had one). kEnd at the end of the input;
+// kTooLong as soon as the line passes max_bytes, before it is held whole.
+enum class LineRead { kLine, kEnd, kTooLong };
+LineRead read_line(std::streambuf& in, std::string& line, std::size_t max_bytes, bool& ended) {
+  line.clear();
+  ended = false;
+  for (int c = in.sbumpc(); c != std::char_traits<char>::eof(); c = in.sbumpc()) {
+    if (c == '\n') {
+      ended = true;
+      return LineRead::kLine;
+    }
+    if (line.size() >= max_bytes) return LineRead::kTooLong;
+    line.push_back(static_cast<char>(c));
+  }
+  return line.empty() ? LineRead::kEnd : LineRead::kLine;
+}
+
 }  // namespace
 
 CsvTable CsvTable::read(const std::filesystem::path& path, const CsvReadOptions& options) {
   const std::string file = path.string();
+  // Only a regular file (or a link to one): a FIFO would block here, a device never end.
+  std::error_code kind_ec;
+  if (!std::filesystem::is_regular_file(path, kind_ec)) {
+    const bool exists = std::filesystem::exists(path, kind_ec);
+    fail(options, file + (exists ? ": not a regular file" : ": cannot read: no such file"));
+  }
   std::ifstream in(path, std::ios::binary);  // binary: a CR is trimmed like any white space
   if (!in) fail(options, file + ": cannot read");
   if (options.max_bytes > 0) {
@@ -54,14 +77,24 @@ CsvTable CsvTable::read(const std::filesystem::path& path, const CsvReadOptions&
   CsvTable table;
   table.path_ = path;
   std::string line;
-  if (!std::getline(in, line)) fail(options, file + ":1: empty file; expected a header row");
+  bool ended = false;
+  std::streambuf& buffer = *in.rdbuf();
+  const auto next_line = [&](std::size_t line_number) {
+    const LineRead got = read_line(buffer, line, options.max_line_bytes, ended);
+    if (got == LineRead::kTooLong) {
+      fail(options, file + ":" + std::to_string(line_number) + ": a line longer than " +
+                        std::to_string(options.max_line_bytes) + " bytes");
+    }
+    return got == LineRead::kLine;
+  };
+  if (!next_line(1)) fail(options, file + ":1: empty file; expected a header row");
   table.lines_ = 1;
   for (const std::string_view name : split(line)) table.columns_.emplace_back(name);
   table.data_.resize(table.columns_.size());
-  while (std::getline(in, line)) {
+  while (next_line(table.lines_ + 1)) {
     const std::size_t line_number = ++table.lines_;
     if (trim(line).empty()) continue;
-    if (in.eof() && !options.last_line_may_lack_newline) {  // no newline: a writer killed mid-row tore it
+    if (!ended && !options.last_line_may_lack_newline) {  // no newline: a writer killed mid-row tore it
       table.torn_line_ = line_number;
       break;
     }
@@ -96,7 +129,8 @@ int CsvTable::index(const std::string& column) const {
 
 std::span<const double> CsvTable::column(const std::string& column) const {
   const int i = index(column);
-  if (i < 0) throw std::out_of_range(path_.string() + ": no column '" + column + "'");
+  // A file without a column its run promises (run.json's probes, say) is bad input, not a bug.
+  if (i < 0) throw BadInputError(path_.string() + ": no column '" + column + "'");
   return data_[static_cast<std::size_t>(i)];
 }
 

@@ -22,6 +22,7 @@
 #include "cosim/dynamics/session/probe_comparator.hpp"
 #include "cosim/dynamics/session/run_record.hpp"
 #include "cosim/run/run_summary.hpp"
+#include "cosim/util/errors.hpp"
 
 namespace cosim::report {
 namespace {
@@ -41,9 +42,8 @@ class RunReportTest : public ::testing::Test {
   /// t = 1 s (in the transient the report leaves out) and by 0.002 m at t = 7 s.
   /// Lockstep instead: every frame reported before the next, the virtual probes exactly the
   /// dynamic ones, the pose exactly its reference (every difference plotted is 0).
-  void write_run(bool lockstep = false) {
+  void write_run(bool lockstep = false, const std::vector<std::string>& probes = {"M/p1", "M/p2"}) {
     const std::vector<std::string> joints{"M/x_m", "M/y_m", "M/phi_rad"};
-    const std::vector<std::string> probes{"M/p1", "M/p2"};
     const std::vector<std::string> outputs{"x_ref_m", "y_ref_m", "phi_ref_rad"};
     dynamics::session::RunRecord record(folder_, joints, probes, outputs);
     for (int n = 0; n <= 20; ++n) {
@@ -311,6 +311,61 @@ TEST_F(RunReportTest, ACompareRunWithNothingToCompareIsRefused) {
     EXPECT_NE(std::string(e.what()).find("neither a deviation from a reference after the transient in both runs"), std::string::npos) << e.what();
   }
 }
+
+// A run folder is input from elsewhere (shared, downloaded): its names reach the gnuplot
+// scripts and report.md as text, never as commands or lines of their own.
+TEST_F(RunReportTest, NamesFromTheRunFolderRunNoCommandAndAddNoLine) {
+  const fs::path marker = root_ / "pwned";
+  const std::string hostile = "M/p1';system 'touch " + platform::utf8(marker) + "';#";
+  write_run(false, {hostile, "M/p2"});
+  run::RunSummary summary = run::read_run_summary(folder_.run_json());
+  summary.run_id = "r\n# a heading of the run folder's choosing";
+  write_summary(summary);
+  if (!COSIM_TEST_HAS_GNUPLOT) return;  // what gnuplot would run is checked below where it runs
+  (void)write_report(folder_.dir, read_run(folder_.dir), 640, 480);
+  EXPECT_FALSE(fs::exists(marker)) << "gnuplot ran a command named in run.json";
+  std::ifstream path_gp(folder_.dir / "plots" / "path.gp");
+  const std::string script((std::istreambuf_iterator<char>(path_gp)), std::istreambuf_iterator<char>());
+  EXPECT_NE(script.find("M/p1'';system ''touch"), std::string::npos) << script;  // quotes doubled: one string
+  std::ifstream md(folder_.dir / "report.md");
+  std::string line;
+  int headings = 0;
+  while (std::getline(md, line)) headings += line.starts_with("# ");
+  EXPECT_EQ(headings, 1) << "a line end in run_id started a line of report.md";
+}
+
+#ifndef _WIN32  // symbolic links need privileges on Windows
+// Links in a run folder pointing elsewhere are refused, not written through.
+TEST_F(RunReportTest, LinksInTheRunFolderAreNotWrittenThrough) {
+  write_run();
+  if (!COSIM_TEST_HAS_GNUPLOT) return;
+  const fs::path elsewhere = root_ / "elsewhere";
+  fs::create_directories(elsewhere);
+  std::ofstream(elsewhere / "precious.md") << "keep\n";
+  const auto refused = [&](const std::string& what) {
+    try {
+      (void)write_report(folder_.dir, read_run(folder_.dir), 640, 480);
+      ADD_FAILURE() << "wrote through " << what;
+    } catch (const util::BadInputError& e) {
+      EXPECT_NE(std::string(e.what()).find(what + ": a symbolic link"), std::string::npos) << e.what();
+    }
+  };
+  fs::create_directory_symlink(elsewhere, folder_.dir / "plots");
+  refused("plots");
+  EXPECT_FALSE(fs::exists(elsewhere / "path.gp"));
+  fs::remove(folder_.dir / "plots");
+  fs::create_symlink(elsewhere / "precious.md", folder_.dir / "report.md");
+  refused("report.md");
+  fs::remove(folder_.dir / "report.md");
+  fs::create_directories(folder_.dir / "plots");
+  fs::create_symlink(elsewhere / "precious.md", folder_.dir / "plots" / "path.png");
+  refused("path.png");
+  std::ifstream precious(elsewhere / "precious.md");
+  std::string kept;
+  std::getline(precious, kept);
+  EXPECT_EQ(kept, "keep");
+}
+#endif
 
 TEST_F(RunReportTest, ABrokenRunJsonIsNamedWithItsLine) {
   write_run();

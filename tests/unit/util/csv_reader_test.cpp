@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cosim/util/csv_reader.hpp"
@@ -105,6 +106,39 @@ TEST_F(CsvTableTest, AFileOverTheLimitIsRefusedBeforeReading) {
     EXPECT_EQ(std::string(e.what()), path.string() + ": 1001 bytes; the limit is 1000");
   }
   EXPECT_EQ(CsvTable::read(write("a\n1\n"), {.max_bytes = 4}).rows(), 1u) << "the limit itself is fine";
+}
+
+TEST_F(CsvTableTest, ALineOverTheLimitIsRefusedBeforeItIsHeldWhole) {
+  const std::string header = "a,b\n";
+  const std::string long_row(64, '1');
+  EXPECT_EQ(error_of(header + long_row + "\n", {.max_line_bytes = 32}),
+            write("").string() + ":2: a line longer than 32 bytes");
+  EXPECT_EQ(error_of(long_row + "\n", {.max_line_bytes = 32}), write("").string() + ":1: a line longer than 32 bytes");
+  EXPECT_EQ(CsvTable::read(write("a\n12345\n"), {.max_line_bytes = 5}).rows(), 1u) << "the limit itself is fine";
+}
+
+TEST_F(CsvTableTest, OnlyARegularFileIsRead) {
+  // A folder named like a table is not "an empty file".
+  std::filesystem::create_directories(dir_ / "folder.csv");
+  try {
+    (void)CsvTable::read(dir_ / "folder.csv");
+    ADD_FAILURE() << "read a folder";
+  } catch (const BadInputError& e) {
+    EXPECT_EQ(std::string(e.what()), (dir_ / "folder.csv").string() + ": not a regular file");
+  }
+#ifndef _WIN32
+  // A FIFO would block the reader for ever, a device never end: both refused at once.
+  const auto fifo = dir_ / "fifo.csv";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::filesystem::path& path : {fifo, std::filesystem::path("/dev/zero")}) {
+    try {
+      (void)CsvTable::read(path);
+      ADD_FAILURE() << "read " << path;
+    } catch (const BadInputError& e) {
+      EXPECT_EQ(std::string(e.what()), path.string() + ": not a regular file");
+    }
+  }
+#endif
 }
 
 struct TestError : std::runtime_error {

@@ -13,6 +13,9 @@ namespace cosim::util {
 struct CsvReadOptions {
   /// Largest file accepted [bytes], checked before reading (STYLE 7); 0: no limit.
   std::uintmax_t max_bytes = 0;
+  /// Longest line accepted [bytes] (a header of thousands of columns is well under it); a
+  /// longer one is an error naming the line before it is held in memory.
+  std::size_t max_line_bytes = std::size_t{1} << 20;
   /// Refuse nan and inf: for an input, where a run table writes nan for "no value".
   bool finite_only = false;
   /// A last line without its newline is a row (a file written by hand) rather than a torn
@@ -29,8 +32,9 @@ class CsvTable {
  public:
   /// Throws (a util::BadInputError, or options.fail's) "<path>:<line>: ..." for an empty file,
   /// a row with another number of fields than the header, or a field that is not a number
-  /// ("nan" is one unless options.finite_only); "<path>: ..." for a file that cannot be read
-  /// or is larger than options.max_bytes. A last line without its newline (a writer killed
+  /// ("nan" is one unless options.finite_only), a line longer than options.max_line_bytes;
+  /// "<path>: ..." for a file that cannot be read, is not a regular file (a FIFO would block,
+  /// a device never end) or is larger than options.max_bytes. A last line without its newline (a writer killed
   /// mid-row) is left out and reported by torn_line(), unless
   /// options.last_line_may_lack_newline.
   static CsvTable read(const std::filesystem::path& path, const CsvReadOptions& options = {});
@@ -47,7 +51,7 @@ class CsvTable {
   bool has(const std::string& column) const { return index(column) >= 0; }
   /// Column index, or -1.
   int index(const std::string& column) const;
-  /// The values of a column; throws std::out_of_range naming the column and the file.
+  /// The values of a column; throws BadInputError naming the column and the file.
   std::span<const double> column(const std::string& column) const;
 
  private:
