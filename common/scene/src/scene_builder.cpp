@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 using std::string_view;
 
 constexpr std::size_t kMaxFrames = 100000;    // bounds instance fan-out ("billion laughs")
-constexpr std::size_t kMaxPlaced = 100000;    // geometries placed by all assemblies + renders (each copied with its pose)
+constexpr std::size_t kMaxPlaced = kMaxPlacedGeometries;  // by all assemblies + renders (each copied with its pose)
 constexpr std::size_t kMaxElements = 1000000;  // geometries + assemblies + renders + probes
 // |axis| may differ from 1 by rounding of the reader's normalisation (a few ulp); more means
 // the reader forgot to normalise.
@@ -385,6 +385,10 @@ int SceneBuilder::add_render(int frame, RenderSpec spec) {
   r.ref_index = e.index;
   const std::size_t i = static_cast<std::size_t>(e.index);
   if (e.kind == RefKind::geometry) {
+    // One geometry counts too: a URDF's thousands of <visual>s are each rendered alone.
+    if (placed_ + 1 > kMaxPlaced) {
+      fail(where, "renders place more than " + std::to_string(kMaxPlaced) + " geometries in total");
+    }
     r.parts.push_back({e.index, model_.geometries_[i].X_FG});
   } else {
     const std::vector<PlacedGeometry>& parts = model_.assemblies_[i].parts;

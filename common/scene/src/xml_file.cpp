@@ -52,6 +52,18 @@ XmlFile::XmlFile(std::filesystem::path file, std::string text)
     }
   }
   if (elements == 0) throw SceneError({file_, 0}, "no root element");
+
+  // Nesting bounded before any reader that recurses sees the tree (pugixml's walk does not).
+  struct DepthWalker final : pugi::xml_tree_walker {
+    pugi::xml_node too_deep;
+    bool for_each(pugi::xml_node& node) override {
+      if (depth() < kMaxXmlDepth) return true;
+      too_deep = node;
+      return false;
+    }
+  } walker;
+  doc_.traverse(walker);
+  if (walker.too_deep) fail(walker.too_deep, "elements nested more than " + std::to_string(kMaxXmlDepth) + " deep");
 }
 
 int XmlFile::line_at(std::ptrdiff_t offset) const {

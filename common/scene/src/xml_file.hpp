@@ -16,6 +16,9 @@ namespace cosim::scene::detail {
 
 /// Largest XML file we read [bytes]: checked before the buffer is allocated.
 inline constexpr std::uintmax_t kMaxXmlBytes = 16u << 20;
+/// Deepest element nesting accepted (the scenes here nest a dozen deep; urdfdom's TinyXML
+/// recurses per level and overflowed the stack at 60 000).
+inline constexpr int kMaxXmlDepth = 256;
 
 /// The whole of a scene file, at most kMaxXmlBytes; throws SceneError (unreadable, too large).
 std::string read_scene_file(const std::filesystem::path& file);

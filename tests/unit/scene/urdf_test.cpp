@@ -496,6 +496,37 @@ TEST(UrdfErrors, ProcessingInstructionsAndDoctypeAreRefused) {
   expect_text_error("<robot name=\"r\">\n  <?xml version=\"1.0\"?>\n  <link name=\"a\"/>\n</robot>\n", 2,
                     "malformed XML: ");
 }
+// Limits checked on pugixml's reading, before urdfdom's parser (which recurses per element
+// level) or the builder see the input.
+TEST(UrdfErrors, DeepNestingIsRefusedBeforeUrdfdomReadsIt) {
+  // 60 000 levels crashed every program in urdfdom's TinyXML (stack overflow).
+  std::string deep = "<robot name=\"r\">\n  <link name=\"a\">\n";
+  for (int i = 0; i < 60000; ++i) deep += "<x>";
+  for (int i = 0; i < 60000; ++i) deep += "</x>";
+  expect_text_error(deep + "\n  </link>\n</robot>\n", 3, "elements nested more than 256 deep");
+}
+TEST(UrdfErrors, MoreVisualsThanTheSceneMayRenderAreRefusedBeforeUrdfdomReadsThem) {
+  // 150 000 were accepted (the XML reader's limit of 100 000 did not count them) and the viewer
+  // grew to 6 GB building their actors.
+  std::string many = "<robot name=\"r\">\n  <link name=\"a\">\n";
+  const std::string visual = "<visual><geometry><box size=\"1 1 1\"/></geometry></visual>\n";
+  for (std::size_t i = 0; i <= kMaxPlacedGeometries; ++i) many += visual;
+  expect_text_error(many + "  </link>\n</robot>\n", 3 + static_cast<int>(kMaxPlacedGeometries),
+                    "more than 100000 <visual> elements in the robot");
+}
+TEST(UrdfErrors, ACycleAtTheEndOfALongChainIsFoundAtTheFirstLinkOnIt) {
+  // Every link walked its whole chain (quadratic: 30 s for 20 000 links); now each link is
+  // walked once. l0 <- l1 <- ... <- l4999 <- l0: no root.
+  constexpr int kLinks = 5000;
+  std::string chain = "<robot name=\"r\">\n";
+  for (int i = 0; i < kLinks; ++i) chain += "  <link name=\"l" + std::to_string(i) + "\"/>\n";
+  for (int i = 0; i < kLinks; ++i) {
+    chain += "  <joint name=\"j" + std::to_string(i) + "\" type=\"fixed\"><parent link=\"l" +
+             std::to_string((i + 1) % kLinks) + "\"/><child link=\"l" + std::to_string(i) + "\"/></joint>\n";
+  }
+  expect_text_error(chain + "</robot>\n", 2, "link 'l0': no link is the root (its joints form a cycle)");
+}
+
 // Material names are only matched by pugixml (urdfdom's reading is not used): any text.
 TEST(UrdfScene, MaterialNamesAreAnyText) {
   const TempUrdf t("material");

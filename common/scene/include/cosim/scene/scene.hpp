@@ -70,6 +70,8 @@ inline constexpr int kMaxResolution = 1024;
 /// Most probes one scene may have: each is reported for every frame (24 bytes on the wire,
 /// 11 columns of probes.csv) and remembered for every frame in flight.
 inline constexpr std::size_t kMaxProbes = 1000;
+/// Most geometries the renders of a scene place in all (each becomes an actor on the visual side).
+inline constexpr std::size_t kMaxPlacedGeometries = 100000;
 
 /// Box with edge lengths along x, y, z [m], centred.
 struct Cuboid {
