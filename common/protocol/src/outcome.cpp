@@ -1,6 +1,7 @@
 #include "cosim/protocol/outcome.hpp"
 
 #include "cosim/util/errors.hpp"
+#include "cosim/util/text.hpp"
 #include "cosim/wire/channel.hpp"
 #include "cosim/wire/interrupt.hpp"
 
@@ -41,6 +42,9 @@ Outcome outcome_of(std::exception_ptr error) noexcept {
     // The user stopped the run; what failed after that (a peer that stopped too) is a consequence.
     outcome = {util::kExitInterrupted, "interrupted", "interrupted by a signal (then: " + outcome.message + ")"};
   }
+  // One line for a terminal: what the user typed or a file held (an escape sequence in a
+  // --param value, a line end in a name) is shown, not obeyed.
+  outcome.message = util::printable(outcome.message, util::kMaxEventChars);
   return outcome;
 }
 

@@ -10,6 +10,7 @@
 
 #include "cosim/protocol/channel_spec.hpp"
 #include "cosim/protocol/connection.hpp"
+#include "cosim/protocol/outcome.hpp"
 #include "cosim/protocol/version.hpp"
 #include "cosim/util/errors.hpp"
 #include "cosim/wire/cosimlog.hpp"
@@ -222,6 +223,22 @@ TEST(ThrowPeerError, MapsCodesToExitCodes) {
   EXPECT_THROW(throw_peer_error(error, "peer"), util::PeerError);
   EXPECT_EQ(error_code_for_exit(util::kExitVersionMismatch), v1::ERROR_CODE_VERSION_MISMATCH);
   EXPECT_EQ(error_code_for_exit(util::kExitInterrupted), v1::ERROR_CODE_INTERRUPTED);
+}
+
+}  // namespace
+}  // namespace cosim::protocol
+
+namespace cosim::protocol {
+namespace {
+
+// The outcome's message is what every program prints on stderr and writes into run.json:
+// text a user typed or a file held (an escape sequence, a line end) is shown, not obeyed.
+TEST(Outcome, ItsMessageIsOnePrintableLine) {
+  const Outcome bad_input = outcome_of(std::make_exception_ptr(util::BadInputError("--param 'a\x1b[31mred\nb=1'")));
+  EXPECT_EQ(bad_input.exit_code, util::kExitBadInput);
+  EXPECT_EQ(bad_input.message, "--param 'a\\x1B[31mred\\nb=1'");
+  const Outcome utf8 = outcome_of(std::make_exception_ptr(util::BadInputError("t ≥ 5 s in /tmp/é")));
+  EXPECT_EQ(utf8.message, "t ≥ 5 s in /tmp/é") << "valid UTF-8 passes unchanged";
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "cosim/platform/console.hpp"
 #include "cosim/platform/paths.hpp"
 #include "cosim/util/exit_codes.hpp"
+#include "cosim/util/text.hpp"
 
 namespace cosim::util {
 
@@ -31,7 +32,8 @@ inline int parse_command_line(CLI::App& app, std::vector<std::string> args) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "%s: error: %s (see --help)\n", app.get_name().c_str(), e.what());
+    // What was typed is shown, not obeyed (control characters, escape sequences: printable()).
+    std::fprintf(stderr, "%s: error: %s (see --help)\n", app.get_name().c_str(), printable(e.what(), kMaxEventChars).c_str());
     return kExitBadInput;
   }
 }
