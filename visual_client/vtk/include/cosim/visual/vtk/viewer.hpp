@@ -1,34 +1,23 @@
 #pragma once
 /// \file
-/// The render window around a SceneView: camera, HUD, probe trail, pixel capture.
+/// The render window around a SceneView: camera, overlays (HUD, grid, probe trail, inset...),
+/// keys, pixel capture.
 
-#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <span>
+#include <vector>
 
 #include <Eigen/Geometry>
-#include <vtkMatrix4x4.h>
-#include <vtkSmartPointer.h>
-#include <vtkType.h>
 
 #include "cosim/visual/vtk/scene_view.hpp"
 
-class vtkActor;
-class vtkActor2D;
-class vtkCellArray;
-class vtkPNGWriter;
-class vtkPoints;
-class vtkProp3D;
-class vtkPolyData;
 class vtkRenderWindow;
 class vtkRenderWindowInteractor;
 class vtkRenderer;
-class vtkSliderWidget;
-class vtkTextActor;
-class vtkUnsignedCharArray;
-class vtkWindowToImageFilter;
 
 namespace cosim::visual {
 
@@ -39,11 +28,13 @@ enum class CameraMode : std::uint8_t {
   overview,   ///< fixed, framing the whole scene
 };
 
+/// The mode's name as --camera takes it: robot, follow or overview.
 const char* camera_mode_name(CameraMode mode);
 
 /// How the body the tracked probe sits on is drawn (key `t` cycles): see the wheels through it.
 enum class BodyStyle : std::uint8_t { solid = 1, transparent, wireframe };
 
+/// What a Viewer draws, and how big; the flags are where the overlays start (keys toggle them).
 struct ViewerOptions {
   int width = 1280, height = 720;  ///< [px]
   bool offscreen = true;           ///< render into an offscreen buffer of an X window
@@ -51,19 +42,23 @@ struct ViewerOptions {
   bool hud = false;                ///< text overlay, set with set_hud_text()
   std::size_t trail_capacity = 0;  ///< points of the probe trail on the floor; 0 = no trail
   int tracked_probe = -1;          ///< scene probe the follow camera and the trail use; -1 = none
-  bool grid = true;                ///< lines on the floor every metre (and every 0.1 m near the robot)
-  bool axes = true;                ///< the world frame's axes at the origin
+  bool grid = true;                ///< lines on the floor every metre (every 0.25 m too where they span <= 20 m)
+  bool axes = true;                ///< the world frame's axes, a triad in the top right corner
   bool probes = true;              ///< every probe drawn as an orange dot over the model
   /// Highlight what touches the floor (z = 0): of each set of sibling parts (the rollers of
-  /// one wheel), the lowest, when it comes within kContactTolerance_m of the floor.
+  /// one wheel), the lowest, when it comes within 1 mm of the floor.
   bool contact = false;
   /// A top view of the robot and its whole path in a corner (picture in picture), framed
   /// anew whenever the path leaves it.
   bool inset = false;
 };
 
-/// One render window showing a SceneView. Everything is created in the constructor; per
-/// frame only matrices, the camera, the HUD string and the trail's next point change.
+/// One render window showing a SceneView, the facade of its parts (private, under src/):
+/// the window and camera (viewer_window), the overlays (overlays/: HUD, grid, axes, probe
+/// marks, trail, inset, contact, body style; one class each, listed in overlays.cpp) and the
+/// input (viewer_input: keys, interactor, time slider). Everything is created in the
+/// constructor; per frame only matrices, the camera, the HUD string and the trail's next
+/// point change.
 class Viewer {
  public:
   Viewer(SceneView& view, const ViewerOptions& options);
@@ -81,26 +76,26 @@ class Viewer {
   void reset_camera();
   /// Switches the camera mode at run time and frames the current pose for it.
   void set_camera_mode(CameraMode mode);
-  CameraMode camera_mode() const { return options_.camera; }
+  CameraMode camera_mode() const;
   void set_axes_visible(bool on);
-  bool axes_visible() const { return options_.axes; }
+  bool axes_visible() const;
   void set_grid_visible(bool on);
-  bool grid_visible() const { return options_.grid; }
+  bool grid_visible() const;
   void set_inset_visible(bool on);
-  bool inset_visible() const { return options_.inset; }
+  bool inset_visible() const;
   void set_contact_visible(bool on);
-  bool contact_visible() const { return options_.contact; }
+  bool contact_visible() const;
   /// Actors highlighted as touching the floor in the pose last shown (SceneView::actors() order).
-  const std::vector<std::size_t>& contact_actors() const { return contact_now_; }
+  const std::vector<std::size_t>& contact_actors() const;
   void set_body_style(BodyStyle style);
-  BodyStyle body_style() const { return body_style_; }
+  BodyStyle body_style() const;
   /// Second text overlay at the bottom left (the key help); empty hides it.
   void set_help_text(const char* text);
   void set_hud_text(const char* text);
   void render();
 
-  int width() const { return width_; }
-  int height() const { return height_; }
+  int width() const;   ///< [px]
+  int height() const;  ///< [px]
   /// RGBA pixels of the last render, rows bottom-up, width()*height()*4 bytes (RGBA reads
   /// straight from the framebuffer; RGB took Mesa a conversion, 3x longer). The buffer is
   /// reused: valid until the next call.
@@ -109,8 +104,8 @@ class Viewer {
   void write_png(const std::filesystem::path& file);
 
   /// Handles one key of the viewer's own: r reset camera, 1/2/3 robot/follow/overview camera,
-  /// o inset, g grid, a axes, t body style. Returns a short description of what it did
-  /// (for the log), or null for a key that is not the viewer's.
+  /// o inset, g grid, a axes, c contact, t body style. Returns a short description of what it
+  /// did (for the log), or null for a key that is not the viewer's.
   const char* handle_key(char key);
   /// The viewer's keys, one line each, for a help overlay.
   static const char* key_help();
@@ -133,64 +128,12 @@ class Viewer {
   vtkRenderer* renderer() const;
   /// The inset's renderer (picture in picture); null without ViewerOptions::inset.
   vtkRenderer* inset_renderer() const;
-  std::size_t trail_points() const { return trail_count_; }
+  /// Points of the probe trail now.
+  std::size_t trail_points() const;
 
  private:
-  void update_tracking();
-  void add_trail_point(const Eigen::Vector3d& p);
-  void frame_inset(bool force);
-  void build_floor_marks();
-  void sync_triad_camera();
-  void update_contact();
-  void update_probe_marks(std::span<const Eigen::Isometry3d> X_WF);
-  bool target_of_pose(double target[3]) const;
-  /// Which actors scene_bounds() takes: those moving with a driven joint, the others (a
-  /// floor, walls), or all.
-  enum class Parts : std::uint8_t { moving = 1, fixed, all };
-  /// World bounds of the visible actors of `parts`; false when there is none.
-  bool scene_bounds(double bounds[6], Parts parts) const;
-  SceneView& view_;
-  ViewerOptions options_;
-  int width_, height_;
-  vtkSmartPointer<vtkRenderWindow> window_;
-  vtkSmartPointer<vtkRenderer> renderer_;
-  vtkSmartPointer<vtkTextActor> hud_;
-  vtkSmartPointer<vtkTextActor> help_;
-  vtkSmartPointer<vtkActor> grid_actor_;        // metre lines
-  vtkSmartPointer<vtkActor> grid_fine_actor_;   // quarter-metre lines
-  vtkSmartPointer<vtkProp3D> axes_actor_;
-  vtkSmartPointer<vtkRenderer> triad_;  // layer 1, top right: the world axes
-  vtkSmartPointer<vtkPoints> probe_points_;
-  vtkSmartPointer<vtkPolyData> probe_marks_;
-  vtkSmartPointer<vtkActor2D> probe_actor_;
-  vtkSmartPointer<vtkRenderer> inset_;
-  vtkSmartPointer<vtkActor> inset_marker_;  // the robot in the inset: disc and heading
-  vtkSmartPointer<vtkMatrix4x4> inset_marker_pose_ = vtkSmartPointer<vtkMatrix4x4>::New();
-  double inset_bounds_[4] = {0, 0, 0, 0};  // x0 x1 y0 y1 [m] the inset frames now
-  double robot_half_width_m_ = 0;  // of the moving parts at the first pose shown (inset)
-  Eigen::Vector2d trail_lo_ = Eigen::Vector2d::Constant(VTK_DOUBLE_MAX);  // trail bounding box [m]
-  Eigen::Vector2d trail_hi_ = Eigen::Vector2d::Constant(-VTK_DOUBLE_MAX);
-  std::vector<vtkActor*> body_actors_;     // on the tracked probe's frame: BodyStyle applies
-  BodyStyle body_style_ = BodyStyle::solid;
-  // Contact highlight: moving actors grouped by the parent of their frame (siblings).
-  std::vector<std::vector<std::size_t>> contact_groups_;
-  std::vector<std::size_t> contact_now_;
-  std::vector<std::array<double, 3>> actor_colors_;  // as the scene gives them, to restore
-  vtkSmartPointer<vtkPoints> trail_points_;
-  vtkSmartPointer<vtkCellArray> trail_lines_;
-  vtkSmartPointer<vtkPolyData> trail_;
-  vtkSmartPointer<vtkActor> trail_actor_;
-  std::size_t trail_count_ = 0;
-  vtkSmartPointer<vtkUnsignedCharArray> pixels_;
-  vtkSmartPointer<vtkWindowToImageFilter> grab_;
-  vtkSmartPointer<vtkPNGWriter> png_;
-  vtkSmartPointer<vtkRenderWindowInteractor> interactor_;
-  vtkSmartPointer<vtkSliderWidget> slider_;
-  std::function<void(double)> on_seek_;
-  bool slider_dragged_ = false;
-  std::vector<Eigen::Vector3d> p_WP_;  // all probes, preallocated
-  Eigen::Vector3d last_target_ = Eigen::Vector3d::Zero();
-  bool camera_set_ = false;
+  struct Parts;  // window, overlays, input (viewer.cpp)
+  std::unique_ptr<Parts> parts_;
 };
 
 }  // namespace cosim::visual
