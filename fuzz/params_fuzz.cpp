@@ -59,7 +59,7 @@ void check_params(const dyn::Params& params, std::span<const dyn::ParamSpec> spe
 }
 
 // Resolves and checks; nullopt after a (checked) ParamError.
-std::optional<dyn::Params> resolve(const dyn::BackendEntry& backend, const std::filesystem::path* file,
+std::optional<dyn::Params> resolve(const dyn::registry::BackendEntry& backend, const std::filesystem::path* file,
                                    std::span<const std::string> overrides) {
   const std::span<const dyn::ParamSpec> specs = backend.param_specs();
   const std::string path = file != nullptr ? file->string() : "";
@@ -96,7 +96,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
 
   return cosim::fuzz::guarded([&] {
-    for (const dyn::BackendEntry& backend : dyn::backend_registry()) {
+    for (const dyn::registry::BackendEntry& backend : dyn::registry::backend_registry()) {
       const auto from_file = resolve(backend, &file, {});
       const auto from_cli = resolve(backend, nullptr, overrides);
       const auto both = resolve(backend, &file, overrides);

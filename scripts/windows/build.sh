@@ -23,7 +23,7 @@ fi
 if [ ! -f "$build/build.ninja" ] || ! grep -q "COSIM_WINDOWS_SYSROOT:.*=$sysroot\$" "$build/CMakeCache.txt"; then
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/mingw-w64.cmake" -DCOSIM_WINDOWS_SYSROOT="$sysroot" \
-    -DCOSIM_BUILD_VISUAL=OFF -DCOSIM_BUILD_BENCHMARKS=OFF \
+    -DCOSIM_BUILD_VISUAL=OFF -DCOSIM_BUILD_BENCHMARKS=OFF -DCOSIM_BUILD_TOOLS=OFF \
     -DBoost_NO_BOOST_CMAKE=ON -DBOOST_ROOT="$sysroot" \
     -DProtobuf_PROTOC_EXECUTABLE=/usr/bin/protoc >/dev/null
 fi

@@ -5,6 +5,7 @@
 // and rides with the ripple of its roller transitions that the reduced one lacks (R5).
 #include "cosim/dynamics/mecanum4/mecanum4_backend.hpp"
 #include "cosim/dynamics/format_number.hpp"
+#include "sanitized_build.hpp"
 
 #include <gtest/gtest.h>
 
@@ -161,10 +162,12 @@ double amplitude_at(const std::vector<double>& v, double dt_s, double f_hz) {
 }
 
 TEST(Mecanum4Backend, RollerModelAgreesWithTheReducedOneAndRidesWithTheRollerRipple) {
-  // The X move (to 1.6 s) in both models, sampled at 1 kHz.
+  // The X move (to 1.6 s) in both models, sampled at 1 kHz. Under the sanitizers (60 s there)
+  // its first 0.3 s: the same roller contacts and switches, at a fifth of the cost; the cruise
+  // and ripple checks need 0.6-1.0 s and run in Release.
   auto rollers = make({"wheel_model=rollers"});
   auto reduced = make({"wheel_model=reduced"});
-  const double end = 1.6, dt = 0.001;
+  const double end = test::kSanitizedBuild ? 0.3 : 1.6, dt = 0.001;
   const Trajectory f = run(*rollers, end, dt), r = run(*reduced, end, dt);
   // R10: the chassis speed agrees within the ripple and the controllers' differences.
   double worst = 0;
@@ -179,6 +182,10 @@ TEST(Mecanum4Backend, RollerModelAgreesWithTheReducedOneAndRidesWithTheRollerRip
   for (std::size_t k = 0; k < f.x.size(); ++k) path = std::max(path, std::abs(f.x[k] - r.x[k]));
   RecordProperty("x_rollers_minus_reduced_m", format_number(path));
   EXPECT_LE(path, 0.02);
+  if (test::kSanitizedBuild) {
+    EXPECT_LE(max_abs(f.balance), 1e-3 * std::max(1.0, f.energy_in.back()));
+    return;
+  }
   EXPECT_LT(f.x.back(), r.x.back()) << "the sphere-polygon wheel falls short";
   EXPECT_LE(f.errors.x_move, 0.06);
   // R2: cruising (0.6 ... 1.0 s), the reduced wheel turns at √2/2 of the Mecanum wheel.
