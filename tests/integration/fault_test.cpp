@@ -29,7 +29,9 @@ bool contains(const std::string& text, const std::string& what) { return text.fi
 void expect_folder_parses(const std::filesystem::path& dir) {
   EXPECT_NO_THROW((void)read_run_json(dir)) << dir;
   for (const char* table : {"dynamics.csv", "probes.csv"}) {
-    if (std::filesystem::exists(dir / table)) EXPECT_NO_THROW((void)util::CsvTable::read(dir / table)) << table;
+    if (std::filesystem::exists(dir / table)) {
+      EXPECT_NO_THROW((void)util::CsvTable::read(dir / table)) << table;
+    }
   }
   if (std::filesystem::exists(dir / "frames.cosimlog")) {
     wire::CosimLogReader reader(dir / "frames.cosimlog");
@@ -145,7 +147,7 @@ TEST_F(LoopTest, CtrlCToTheScriptsProcessGroupKeepsTheRunAndItsReport) {
   setenv("TMPDIR", (tmp_.path() / "tmp").c_str(), 1);
   Process script(kScript, {"--no-build", "--recorder", "--mode", "realtime", "--duration", "60", "--out",
                            run_dir().string()},
-                 tmp_.path() / "script", {.own_process_group = true});
+                 tmp_.path() / "script", {.own_process_group = true, .file_size_limit = std::nullopt});
   unsetenv("TMPDIR");
   wait_for_file(run_dir() / "probes.csv", 5);
   // A terminal sends SIGINT to the whole group; the script then forwards SIGTERM to its
@@ -228,7 +230,14 @@ TEST_F(LoopTest, ASecondSessionOnOneChannelFolderIsRefusedAndTheFirstGoesOn) {
       << second_recorder.err();
   EXPECT_EQ(finish(*recorder, "cosim-recorder"), util::kExitOk) << recorder->err();
   EXPECT_EQ(finish(*dynamics, "cosim-dynamics"), util::kExitOk) << dynamics->err();
-  EXPECT_EQ(read_run_json(run_dir()).get<int>("summary.reports_received"), 60);
+  // The first session ran to its end: all 60 frames of 3 s at 20 fps sent. In realtime mode
+  // a visual side that falls behind (a loaded machine) skips frames rather than delaying the
+  // dynamics, so the count that holds is "every frame reported or skipped", not 60 reports.
+  const auto json = read_run_json(run_dir());
+  const auto field = [&](const std::string& key) { return json.get<int>("summary." + key); };
+  EXPECT_EQ(field("frames_sent"), 60);
+  EXPECT_EQ(field("reports_received") + field("frames_skipped_by_visual"), 60);
+  EXPECT_GT(field("reports_received"), 0);
 }
 
 // ---- many probes over a real channel (the row buffers of both tables) ----
