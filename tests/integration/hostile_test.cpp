@@ -248,6 +248,23 @@ std::vector<Case> hostile_dynamics_cases() {
 INSTANTIATE_TEST_SUITE_P(Cases, HostileDynamics, ::testing::ValuesIn(hostile_dynamics_cases()),
                          [](const auto& info) { return info.param.name; });
 
+// The dynamics is told why, not only left to time out: a Hello the recorder refuses is
+// answered with an Error (cosim-visual: the render suite's AHelloItRefusesIsAnsweredWithAnError).
+TEST_F(LoopTest, AHelloTheRecorderRefusesIsAnsweredWithAnError) {
+  auto recorder = start_recorder({});
+  auto channel = open_peer(protocol::ChannelRole::dynamics, seconds(20));
+  wire::MessageStream stream(*channel);
+  v1::Envelope hello = good_hello();
+  hello.mutable_hello()->set_frame_count(0);
+  ASSERT_FALSE(stream.send(hello, seconds(5)));
+  v1::Envelope answer;
+  ASSERT_FALSE(stream.receive(answer, seconds(10)));
+  ASSERT_TRUE(answer.has_error()) << answer.ShortDebugString();
+  EXPECT_EQ(answer.error().code(), v1::ERROR_CODE_PROTOCOL);
+  EXPECT_NE(answer.error().message().find("0 frames"), std::string::npos) << answer.error().message();
+  EXPECT_EQ(finish(*recorder, "cosim-recorder"), util::kExitPeerFailure) << recorder->err();
+}
+
 // ---- the test plays the visual side; the real cosim-dynamics is the victim ----
 
 class HostileVisual : public LoopTest, public ::testing::WithParamInterface<Case> {};

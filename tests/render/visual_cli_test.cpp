@@ -18,7 +18,10 @@
 #include <string>
 #include <vector>
 
+#include "cosim/protocol/version.hpp"
 #include "cosim/util/exit_codes.hpp"
+#include "cosim/v1/cosim.pb.h"
+#include "cosim/wire/message_stream.hpp"
 
 #include "image_compare.hpp"
 #include "render_paths.hpp"
@@ -411,6 +414,28 @@ TEST_F(VisualTest, ProtocolMajorMismatchExitsFour) {
   auto visual = start_visual_session({"--offscreen", "--protocol-major", "2"});
   EXPECT_EQ(finish(*visual, "cosim-visual"), util::kExitVersionMismatch) << visual->err();
   EXPECT_EQ(finish(*dynamics, "cosim-dynamics"), util::kExitVersionMismatch) << dynamics->err();
+}
+
+// The test plays the dynamics: a Hello announcing 0 frames is refused, and the dynamics is
+// told why with an Error rather than left to time out (the recorder: hostile_test.cpp).
+TEST_F(VisualTest, AHelloItRefusesIsAnsweredWithAnError) {
+  auto visual = start_visual_session({"--offscreen"});
+  auto channel = open_peer(protocol::ChannelRole::dynamics, std::chrono::seconds(20));
+  wire::MessageStream stream(*channel);
+  v1::Envelope hello;
+  v1::Hello& h = *hello.mutable_hello();
+  h.mutable_protocol()->set_major(protocol::kProtocolMajor);
+  h.set_model("Robotino");
+  h.set_fps(20);
+  h.set_mode(v1::MODE_LOCKSTEP);
+  h.set_frame_count(0);
+  ASSERT_FALSE(stream.send(hello, std::chrono::seconds(5)));
+  v1::Envelope answer;
+  ASSERT_FALSE(stream.receive(answer, std::chrono::seconds(10)));
+  ASSERT_TRUE(answer.has_error()) << answer.ShortDebugString();
+  EXPECT_EQ(answer.error().code(), v1::ERROR_CODE_PROTOCOL);
+  EXPECT_NE(answer.error().message().find("0 frames"), std::string::npos) << answer.error().message();
+  EXPECT_EQ(finish(*visual, "cosim-visual"), util::kExitPeerFailure) << visual->err();
 }
 
 /// Runs `body` with PATH (and DISPLAY, if given) replaced, for the child processes it starts.

@@ -603,8 +603,9 @@ void run_session(const VisualOptions& options, const scene::SceneModel* given_sc
     state.source = std::move(source);
   } else {
     auto session = std::make_unique<ClientSession>(options.client, log, state.record.get());
-    session->connect();
-    state.source = std::move(session);
+    ClientSession& client = *session;
+    state.source = std::move(session);  // before connect(): a refused Hello is answered with an Error
+    client.connect();
   }
   const scene::SceneModel* scene = given_scene;
   if (scene == nullptr) {
