@@ -235,6 +235,38 @@ TEST_F(MeshScene, UnreadableMeshIsAnErrorWithFileAndLine) {
   }
 }
 
+TEST_F(MeshScene, ABinaryStlAnnouncingMoreTrianglesThanItHoldsIsRefusedBeforeItIsRead) {
+  // The header's count at bytes 80..83 raised to 2^31-1: the reader would reserve memory for
+  // that many (tens of GB) before reading; the 284-byte file holds 4.
+  {
+    std::fstream file(tmp_.path() / "meshes/tet_binary.stl", std::ios::binary | std::ios::in | std::ios::out);
+    file.seekp(80);
+    const std::uint32_t huge = 0x7fffffff;
+    file.write(reinterpret_cast<const char*>(&huge), 4);
+  }
+  const auto scene = scene::SceneModel::load(tmp_.path());
+  try {
+    SceneView view(scene);
+    FAIL() << "a binary STL announcing 2^31-1 triangles was accepted";
+  } catch (const scene::SceneError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("R.xml:2:"), std::string::npos) << what;
+    EXPECT_NE(what.find("tet_binary.stl"), std::string::npos) << what;
+    EXPECT_NE(what.find("announces 2147483647 triangles, its 284 bytes hold 4"), std::string::npos) << what;
+  }
+}
+
+TEST_F(MeshScene, ABinaryStlShorterThanItsHeaderIsRefused) {
+  write(tmp_.path() / "meshes/tet_binary.stl", std::string("\0\xff\x01", 3));
+  const auto scene = scene::SceneModel::load(tmp_.path());
+  try {
+    SceneView view(scene);
+    FAIL() << "a 3-byte binary STL was accepted";
+  } catch (const scene::SceneError& e) {
+    EXPECT_NE(std::string(e.what()).find("shorter than its 84-byte header"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Pose, JointListAndPoseFile) {
   const auto scene = scene::SceneModel::load(kScenesDir / "robotino");
   std::vector<double> q(scene.joint_names().size(), 0.0);

@@ -126,6 +126,27 @@ TEST_F(BrokenMesh, UnreadablePlyIsAnError) {
   const auto urdf = write("m.ply", "not a ply file\n");
   expect_error(urdf, "cannot read PLY mesh " + fs::canonical(tmp_.path() / "m.ply").string() + ": ");
 }
+// The PLY reader sizes its arrays from the header's counts before it reads the body: a
+// count the file cannot hold is refused first (it was "out of memory", exit 1). ASCII: each
+// vertex of 3 properties takes at least 6 bytes (a digit and a separator each); binary: 12.
+TEST_F(BrokenMesh, APlyAnnouncingMoreElementsThanItHoldsIsRefusedBeforeItIsRead) {
+  const std::string header_rest =
+      " 1.0\nelement vertex 2147483647\nproperty float x\nproperty float y\nproperty float z\n"
+      "element face 1\nproperty list uchar int vertex_indices\nend_header\n";
+  auto urdf = write("m.ply", "ply\nformat ascii" + header_rest + "0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n");
+  expect_error(urdf, "announces 2147483647 vertex elements of at least 6 bytes each, more than the 26 bytes");
+  urdf = write("m.ply", "ply\nformat binary_little_endian" + header_rest + std::string(40, '\0'));
+  expect_error(urdf, "announces 2147483647 vertex elements of at least 12 bytes each, more than the 40 bytes");
+}
+TEST_F(BrokenMesh, APlyWhoseCountsFitIsRead) {
+  const auto urdf = write("m.ply",
+                          "ply\nformat ascii 1.0\ncomment counts that fit\nelement vertex 3\nproperty float x\n"
+                          "property float y\nproperty float z\nelement face 1\nproperty list uchar int vertex_indices\n"
+                          "end_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n");
+  const auto scene = scene::SceneModel::load(urdf);
+  SceneView view(scene);
+  EXPECT_EQ(view.triangle_count(), 1u);
+}
 TEST_F(BrokenMesh, UnreadableDaeIsAnError) {
   const auto urdf = write("m.dae", "<COLLADA><broken></COLLADA>\n");
   expect_error(urdf, "cannot read DAE mesh " + fs::canonical(tmp_.path() / "m.dae").string() + ": ");

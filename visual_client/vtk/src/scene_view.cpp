@@ -37,6 +37,7 @@
 #include <vtkTriangleFilter.h>
 
 #include "cosim/visual/vtk/vtk_messages.hpp"
+#include "mesh_header.hpp"
 #if COSIM_HAVE_ASSIMP
 #include "dae_mesh.hpp"
 #endif
@@ -261,8 +262,8 @@ class Builder {
       throw scene::SceneError(g.where, "mesh " + key + " is " + std::to_string(bytes >> 20) +
                                            " MiB, more than the 512 MiB accepted");
     }
-    std::string why;
-    auto mesh = read_mesh(p, why);
+    std::string why = detail::mesh_header_problem(p.file, bytes, p.format);
+    auto mesh = why.empty() ? read_mesh(p, why) : nullptr;
     if (!mesh) {
       throw scene::SceneError(g.where, std::string("cannot read ") + format_name(p.format) + " mesh " + key + ": " + why);
     }
