@@ -9,6 +9,9 @@
 #include <cmath>
 #include <fstream>
 #include <string>
+#include <thread>
+
+#include <signal.h>
 
 #include "cosim/test/run_json.hpp"
 #include "cosim/util/exit_codes.hpp"
@@ -116,6 +119,28 @@ TEST_F(MujocoRun, TheLauncherPassesPackagePathToBothSides) {
   ASSERT_EQ(finish(cosim, "cosim", 60), 0) << cosim.err();
   EXPECT_EQ(read_run_json(run_dir()).get<std::string>("status"), "ok");
   EXPECT_EQ(read_csv(run_dir() / "probes.csv").rows.size(), 4u) << "20 fps for 0.2 s";
+}
+
+// A frame of 1e8 MuJoCo steps (1 us timestep, one frame and one output row per 100 s: minutes
+// of stepping) is cut short by SIGINT: exit 130 within seconds, run.json "interrupted" (before, the first
+// signal waited for the frame's end and a second one left run.json "running").
+TEST_F(MujocoRun, SigintEndsAFrameOfManyStepsAndTheRunSaysInterrupted) {
+  const auto model = tmp_.path() / "fine_steps.xml";
+  std::ofstream(model) << "<mujoco model=\"Pendulum\"><option timestep=\"1e-6\"/><worldbody><body pos=\"0 0 1\">"
+                          "<joint name=\"swing\" type=\"hinge\" axis=\"0 1 0\"/>"
+                          "<geom type=\"sphere\" pos=\"0 0 -0.5\" size=\"0.05\" mass=\"1\"/></body></worldbody></mujoco>\n";
+  auto dynamics = run_alone({"--param", "model=" + model.string(), "--duration", "1000", "--fps", "0.01",
+                             "--output-step", "100", "--progress", "never"});
+  // The row at t = 0 is written before the first frame's steps begin.
+  const auto table = run_dir() / "dynamics.csv";
+  for (int i = 0; i < 400 && !(std::filesystem::exists(table) && std::filesystem::file_size(table) > 0); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // inside the first frame's steps
+  dynamics->kill(SIGINT);
+  EXPECT_EQ(finish(*dynamics, "cosim-dynamics", 10), util::kExitInterrupted) << dynamics->err();
+  const auto json = read_run_json(run_dir());
+  EXPECT_EQ(json.get<std::string>("status"), "interrupted");
 }
 
 TEST_F(MujocoRun, AJointOfAnotherKindIsOneLineNamingBothKindsAndFiles) {

@@ -97,6 +97,13 @@ void Backend::advance_to(double t_s) {
   check_finite(t_from_s);
 }
 
+void Backend::throw_if_interrupted(double t_s) const {
+  if (interrupt_check_ != nullptr && interrupt_check_()) {
+    throw util::InterruptedError("interrupted by a signal inside backend " + name_ + "'s step, at t = " +
+                                 format_number(t_s) + " s of the model");
+  }
+}
+
 void Backend::check_finite(double t_from_s) const {
   for (std::size_t i = 0; i < joint_values_.size(); ++i) {
     if (!std::isfinite(joint_values_[i])) {

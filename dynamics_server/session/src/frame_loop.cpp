@@ -30,7 +30,9 @@ FrameLoop::FrameLoop(Backend& backend, ProbeKinematics& kinematics, RunRecord& r
       session_(session),
       settings_(settings),
       log_(log),
-      pacer_(settings.rate) {}
+      pacer_(settings.rate) {
+  backend_.set_interrupt_check(&wire::stop_requested);  // a long frame ends at a signal too
+}
 
 void FrameLoop::write_state() {
   const auto p_WP = kinematics_.positions(backend_.time_s(), backend_.joint_values());

@@ -35,6 +35,11 @@ namespace {
 constexpr const char* kDefaultModel = "pendulum/mujoco/pendulum.xml";
 /// Largest MJCF or URDF file accepted [bytes], checked before MuJoCo reads it (STYLE 7).
 constexpr std::uintmax_t kMaxModelFileBytes = 16u << 20;
+// MuJoCo's own default is 2 ms and stiff models use 10-100 us; below 1 us a second of the
+// model is more than a million steps, which no frame should wait for.
+constexpr double kMinTimestep_s = 1e-6;
+// A stop signal is looked at every this many steps inside one frame (each is microseconds).
+constexpr std::uint32_t kStepsPerInterruptCheck = 1000;
 
 /// Warnings after which the state is no longer the model's: MuJoCo reset it (bad qpos, qvel,
 /// qacc), zeroed ctrl, or dropped contacts or constraints.
@@ -140,6 +145,11 @@ LoadedMujocoModel load_model(const fs::path& file) {
   if (!(m->opt.timestep > 0.0) || !std::isfinite(m->opt.timestep)) {
     throw ParamError(loaded.file + ": <option timestep> = " + format_number(m->opt.timestep) + " s; it must be > 0");
   }
+  if (m->opt.timestep < kMinTimestep_s) {
+    throw ParamError(loaded.file + ": <option timestep> = " + format_number(m->opt.timestep) + " s is below the " +
+                     format_number(kMinTimestep_s) + " s this backend steps (" +
+                     format_number(std::round(1.0 / m->opt.timestep)) + " steps per simulated second)");
+  }
   m->opt.enableflags |= mjENBL_ENERGY;  // for the energy outputs
   loaded.joints = map_joints(m, loaded.file);
   loaded.controller = RobotinoRoseController::from_model(m, loaded.file);
@@ -226,6 +236,7 @@ MujocoBackend::MujocoBackend(LoadedMujocoModel&& loaded, const fs::path& referen
   if (!data_) throw BackendError("backend mujoco: " + model_file() + ": MuJoCo cannot allocate its data");
   // The initial state: the model's first keyframe if it has one, else qpos0 at rest.
   if (m->nkey > 0) mj_resetDataKeyframe(m, data_.get(), 0);
+  check_initial_state();
   data_->time = t0_s;
   if (controller_) {
     if (!reference_file.empty()) {
@@ -268,7 +279,12 @@ void MujocoBackend::do_advance_to(double t_s, std::span<double> q, std::span<dou
   // Step until the latest state reaches t_s; the state before the last step is sampled too,
   // so t_s lies between the two samples.
   bool stepped = false;
+  std::uint32_t steps_since_check = 0;
   while (state_time_s(steps_) < reached_s) {
+    if (++steps_since_check == kStepsPerInterruptCheck) {
+      steps_since_check = 0;
+      throw_if_interrupted(state_time_s(steps_));
+    }
     if (state_time_s(steps_ + 1) >= reached_s) {
       if (stepped) {
         take_sample(previous_, latest_.q);
@@ -299,6 +315,28 @@ void MujocoBackend::step() {
   mj_step(m, d);
   ++steps_;
   check_step(t_from_s);
+}
+
+void MujocoBackend::check_initial_state() const {
+  const mjModel* m = model_.get();
+  const mjData* d = data_.get();
+  std::string from = "its initial state (qpos0, at rest)";
+  if (m->nkey > 0) {
+    const char* key = mj_id2name(m, mjOBJ_KEY, 0);
+    from = std::string("its first keyframe") + (key != nullptr ? " '" + util::printable(key) + "'" : std::string());
+  }
+  const auto check = [&](const char* name, const mjtNum* values, int count) {
+    for (int i = 0; i < count; ++i) {
+      if (!std::isfinite(values[i])) {
+        throw ParamError(model_file() + ": " + from + " has " + name + "[" + std::to_string(i) +
+                         "] = " + format_number(values[i]) + "; a state must be finite");
+      }
+    }
+  };
+  check("qpos", d->qpos, m->nq);
+  check("qvel", d->qvel, m->nv);
+  check("act", d->act, m->na);
+  check("ctrl", d->ctrl, m->nu);
 }
 
 void MujocoBackend::check_step(double t_from_s) const {

@@ -76,6 +76,12 @@ class Backend {
   /// Does not allocate on success (the state is preallocated).
   void advance_to(double t_s);
 
+  /// Asked by a backend that takes many steps of its own inside one advance_to() (a small
+  /// MuJoCo timestep), so that a stop signal ends the run within a frame, not after it. The
+  /// session sets it (wire::stop_requested); null: never asked.
+  using InterruptCheck = bool (*)() noexcept;
+  void set_interrupt_check(InterruptCheck check) { interrupt_check_ = check; }
+
  protected:
   /// Sizes the state; joint values start at 0 and outputs at NaN, so a derived constructor
   /// that forgets to set an output is caught by the first finiteness check.
@@ -93,6 +99,9 @@ class Backend {
   void set_joint_kinds(std::vector<JointKind> kinds);
   /// For a derived constructor that reads its model from a file.
   void set_model_file(std::string file) { model_file_ = std::move(file); }
+  /// Throws util::InterruptedError naming `t_s` [s] (the model's time reached) once the
+  /// interrupt check says so. For a backend's inner loop: cheap, but not every step.
+  void throw_if_interrupted(double t_s) const;
 
  private:
   /// Advances from time_s() to t_s (> time_s(), finite), updating `q` (joint values) and
@@ -112,6 +121,7 @@ class Backend {
   double time_s_;
   std::vector<double> joint_values_;
   std::vector<double> outputs_;
+  InterruptCheck interrupt_check_ = nullptr;
 };
 
 }  // namespace cosim::dynamics

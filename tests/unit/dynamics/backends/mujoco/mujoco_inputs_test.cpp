@@ -83,6 +83,50 @@ TEST_F(MujocoTest, AModelMujocoCannotLoadIsOneLineNamingTheFile) {
   }
 }
 
+TEST_F(MujocoTest, ANonFiniteInitialStateIsRefusedNamingTheKeyframeAndTheValue) {
+  // MuJoCo loads these; the first frame then failed as "internal error" (NaN) or exit 5 (inf).
+  const auto keyed = [&](const std::string& name, const std::string& key) {
+    return write(name, mjcf(kHinge, "Arm", "<keyframe><key name=\"start\" " + key + "/></keyframe>"));
+  };
+  EXPECT_THAT(param_error([&] { MujocoBackend(keyed("nan.xml", "qpos=\"nan\""), {}, 0.0); }),
+              HasSubstr("nan.xml: its first keyframe 'start' has qpos[0] = nan; a state must be finite"));
+  EXPECT_THAT(param_error([&] { MujocoBackend(keyed("inf.xml", "qvel=\"-inf\""), {}, 0.0); }),
+              HasSubstr("inf.xml: its first keyframe 'start' has qvel[0] = -inf"));
+  EXPECT_EQ(param_error([&] { MujocoBackend(keyed("fine.xml", "qpos=\"0.3\" qvel=\"1\""), {}, 0.0); }), "");
+}
+
+TEST_F(MujocoTest, ATimestepBelowAMicrosecondIsRefused) {
+  const auto with_step = [&](const std::string& name, const std::string& step) {
+    return write(name, "<mujoco model=\"Arm\"><option timestep=\"" + step + "\"/><worldbody>" + kHinge +
+                           "</worldbody></mujoco>");
+  };
+  EXPECT_THAT(param_error([&] { MujocoBackend(with_step("tiny.xml", "1e-9"), {}, 0.0); }),
+              HasSubstr("tiny.xml: <option timestep> = 1e-09 s is below the 1e-06 s this backend steps"));
+  EXPECT_EQ(param_error([&] { MujocoBackend(with_step("small.xml", "1e-6"), {}, 0.0); }), "");
+}
+
+// A frame of many steps (here 50 000 at 1 us) ends at a stop signal within 1000 steps, not at
+// the frame's end: the session sets the check to wire::stop_requested.
+TEST_F(MujocoTest, AStopSignalEndsALongFrameWithinItsSteps) {
+  const auto file = write("small.xml", "<mujoco model=\"Arm\"><option timestep=\"1e-6\"/><worldbody>" + kHinge +
+                                           "</worldbody></mujoco>");
+  MujocoBackend asked(file, {}, 0.0);
+  static int checks = 0;
+  checks = 0;
+  asked.set_interrupt_check([]() noexcept { return ++checks == 3; });
+  try {
+    asked.advance_to(0.05);
+    ADD_FAILURE() << "the stop was not seen";
+  } catch (const util::InterruptedError& e) {
+    EXPECT_EQ(checks, 3);
+    EXPECT_THAT(e.what(), HasSubstr("inside backend mujoco's step, at t = 0.002999 s"));  // 2999 steps of 1 us
+  }
+  MujocoBackend not_asked(file, {}, 0.0);
+  not_asked.set_interrupt_check([]() noexcept { return false; });
+  not_asked.advance_to(0.05);
+  EXPECT_EQ(not_asked.time_s(), 0.05);
+}
+
 TEST_F(MujocoTest, JointsMapInMujocosOrderAndUnmappableModelsAreRefused) {
   const std::string two = R"(<body name="a"><joint name="hip" type="hinge"/><geom type="sphere" size="0.1" mass="1"/>
       <body name="b" pos="0 0 -1"><joint name="knee" type="slide"/><geom type="sphere" size="0.1" mass="1"/>

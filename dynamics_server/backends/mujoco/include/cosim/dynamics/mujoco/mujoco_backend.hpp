@@ -79,6 +79,8 @@ class MujocoBackend final : public Backend {
   void step();
   /// Throws BackendError naming the warning or the bad value and the step [t_from_s, now].
   void check_step(double t_from_s) const;
+  /// Throws ParamError naming the first non-finite value of the initial state (its keyframe).
+  void check_initial_state() const;
   /// Fills `sample` from the current mjData (runs mj_forward for energy and contacts);
   /// angles unwrapped to lie within π of `near`.
   void take_sample(Sample& sample, std::span<const double> near);
