@@ -114,13 +114,12 @@ struct RunFolder {
 
 RunFolder prepare_run_folder(const LaunchOptions& options) {
   if (!options.out.empty()) {
-    // cosim-dynamics makes the folder itself (and refuses one that holds a run): only its
-    // parent here.
+    // Checked as cosim-dynamics checks it, before anything starts: a folder that holds a run
+    // is refused here, not after its report was written again.
     const fs::path out = fs::absolute(platform::path_from_utf8(options.out)).lexically_normal();
     std::error_code ec;
-    fs::create_directories(out.parent_path(), ec);
-    if (ec) throw util::OutputError(platform::utf8(out.parent_path()) + ": cannot create: " + platform::error_text(ec));
-    return {out, false};
+    const bool existed = fs::exists(out, ec);
+    return {run::create_run_folder(out).dir, !existed};
   }
   // runs/ of the current folder, named as cosim-dynamics names it alone.
   return {run::create_new_run_folder(fs::absolute(run::default_run_dir(options.backend))).dir, true};
@@ -153,7 +152,10 @@ struct Side {
 
 Side start(const Programs& programs, const std::string& name, const std::vector<std::string>& args, bool verbose) {
   try {
-    Side side{name, std::make_unique<platform::Process>(platform::utf8(programs.path(name)), args), std::nullopt};
+    // Stopped with the launcher however it ends, a SIGKILL too: no side runs on alone.
+    const platform::ProcessOptions with_launcher{.stop_with_parent = true};
+    Side side{name, std::make_unique<platform::Process>(platform::utf8(programs.path(name)), args, with_launcher),
+              std::nullopt};
     if (verbose) say("started " + name + ", pid " + std::to_string(side.process->id()));
     return side;
   } catch (const platform::ProcessStartError& e) {

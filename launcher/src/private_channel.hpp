@@ -10,7 +10,9 @@ namespace cosim::launcher {
 
 struct PrivateChannel {
   std::string spec;                       ///< the --channel value for both sides
-  std::filesystem::path folder_to_remove;  ///< made for it, removed at the end; empty if none
+  /// Where its files live (cosim-dynamics makes it), removed at the end if still there;
+  /// empty if none.
+  std::filesystem::path folder_to_remove;
 };
 
 /// A new private channel. Throws util::OutputError when it cannot be made.

@@ -104,6 +104,47 @@ TEST_F(LauncherTest, CtrlCToItsProcessGroupStopsBothAndLeavesNothingBehind) {
   EXPECT_FALSE(channel_folders_left()) << "private channel folder removed";
 }
 
+// A launcher SIGKILLed (no handler runs) takes both sides with it: each gets a SIGTERM at its
+// death and stops cleanly, and the private channel folder goes with the dynamics.
+TEST_F(LauncherTest, KilledWithSigkillItLeavesNoSideRunningAndNoChannelFolder) {
+  auto cosim = start_cosim({"--verbose", "--recorder", "--backend", "kinematic", "--mode", "realtime", "--duration",
+                            "60", "--out", run_dir().string()});
+  for (int i = 0; i < 200 && !std::filesystem::exists(run_dir() / "probes.csv"); ++i) {
+    std::this_thread::sleep_for(milliseconds(50));
+  }
+  std::this_thread::sleep_for(milliseconds(500));
+  const auto pids = started(cosim->err());
+  ASSERT_EQ(pids.size(), 2u) << cosim->err();
+  ASSERT_TRUE(channel_folders_left()) << "the private channel folder exists during the run";
+
+  cosim->kill(SIGKILL);
+  EXPECT_EQ(finish(*cosim, "cosim", 10), 128 + SIGKILL);
+  for (const auto& [name, pid] : pids) {
+    for (int i = 0; i < 200 && alive(pid); ++i) std::this_thread::sleep_for(milliseconds(50));
+    EXPECT_FALSE(alive(pid)) << name << " (pid " << pid << ") runs on after its launcher was killed";
+  }
+  EXPECT_EQ(read_run_json(run_dir()).get<std::string>("status"), "interrupted") << "a clean stop, not a death";
+  EXPECT_FALSE(channel_folders_left()) << "private channel folder removed";
+}
+
+// A folder that holds a run is refused before anything starts: its files, its report too,
+// stay as they were (the report was written again over it).
+TEST_F(LauncherTest, AnOutFolderThatHoldsARunIsRefusedAndLeftAlone) {
+  auto first = start_cosim({"--recorder", "--backend", "kinematic", "--duration", "1", "--out", run_dir().string()});
+  ASSERT_EQ(finish(*first, "cosim", 120), 0) << first->err();
+  const auto report_time = std::filesystem::last_write_time(run_dir() / "report.md");
+  const auto run_json = read_file(run_dir() / "run.json");
+  std::this_thread::sleep_for(milliseconds(20));
+  auto second = start_cosim({"--verbose", "--recorder", "--backend", "kinematic", "--duration", "1", "--out",
+                             run_dir().string()});
+  EXPECT_EQ(finish(*second, "cosim", 30), util::kExitBadInput) << second->err();
+  EXPECT_TRUE(contains(second->err(), "already holds a run")) << second->err();
+  EXPECT_TRUE(started(second->err()).empty()) << second->err();
+  EXPECT_EQ(std::filesystem::last_write_time(run_dir() / "report.md"), report_time);
+  EXPECT_EQ(read_file(run_dir() / "run.json"), run_json);
+  EXPECT_FALSE(channel_folders_left());
+}
+
 TEST_F(LauncherTest, AFailingDynamicsEndsTheRunSoonWithItsExitCode) {
   // The recorder would wait 10 s (its --open-timeout) for a dynamics that is gone.
   const auto start = std::chrono::steady_clock::now();

@@ -2,6 +2,14 @@
 
 #include <signal.h>
 #include <unistd.h>
+#if defined(__linux__)
+#include <sys/prctl.h>
+#endif
+
+#include <cstdlib>
+#include <string>
+
+#include "cosim/platform/process.hpp"
 
 namespace cosim::platform {
 namespace {
@@ -9,6 +17,22 @@ namespace {
 void (*g_on_interrupt)() noexcept = nullptr;
 
 extern "C" void on_signal(int) { g_on_interrupt(); }
+
+/// A parent that started this process with ProcessOptions::stop_with_parent (the launcher)
+/// named itself in the environment: its death, even by SIGKILL, is then a SIGTERM here, so
+/// this side stops cleanly rather than running on alone. A parent already gone is the same.
+void stop_with_parent_if_asked() {
+  const char* text = std::getenv(kStopWithParentVariable);
+  if (text == nullptr) return;
+  const long parent = std::strtol(text, nullptr, 10);
+  ::unsetenv(kStopWithParentVariable);  // for this process only, not for what it starts
+#if defined(__linux__)
+  ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+  if (parent > 0 && ::getppid() != static_cast<pid_t>(parent)) ::raise(SIGTERM);  // died before the prctl
+#else
+  (void)parent;
+#endif
+}
 
 }  // namespace
 
@@ -26,6 +50,7 @@ void install_interrupt_handler(void (*on_interrupt)() noexcept) {
   // Past a file size limit a write fails with EFBIG (reported, files cut to whole records)
   // instead of killing the process.
   ::signal(SIGXFSZ, SIG_IGN);
+  stop_with_parent_if_asked();
 }
 
 bool signal_stop_event(unsigned long) noexcept { return false; }

@@ -9,8 +9,11 @@
 #include <algorithm>
 #include <cerrno>
 #include <filesystem>
+#include <string>
+#include <string_view>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "cosim/platform/output_file.hpp"
 #include "cosim/platform/paths.hpp"
@@ -132,13 +135,26 @@ Process::Process(const std::string& program, const std::vector<std::string>& arg
   for (auto& arg : argv_text) argv.push_back(arg.data());
   argv.push_back(nullptr);
 
+  // The parent's environment, with kStopWithParentVariable set to this process for a child
+  // that is to stop with it (and never passed on otherwise).
+  std::vector<std::string> env_text;
+  const std::string stop_prefix = std::string(kStopWithParentVariable) + "=";
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (std::string_view(*e).starts_with(stop_prefix)) continue;
+    env_text.emplace_back(*e);
+  }
+  if (options.stop_with_parent) env_text.push_back(stop_prefix + std::to_string(::getpid()));
+  std::vector<char*> envp;
+  for (auto& entry : env_text) envp.push_back(entry.data());
+  envp.push_back(nullptr);
+
   // glibc's posix_spawn returns only after the exec (or with the exec's error), so the
   // child is in its group before anyone can signal it.
   pid_t pid = -1;
   const int error = bare_name ? ::posix_spawnp(&pid, file.c_str(), &actions.actions, &attributes.attributes,
-                                               argv.data(), environ)
+                                               argv.data(), envp.data())
                               : ::posix_spawn(&pid, file.c_str(), &actions.actions, &attributes.attributes,
-                                              argv.data(), environ);
+                                              argv.data(), envp.data());
   if (error == ENOENT) fail(program, bare_name ? "not found in PATH" : "no such file", error, true);
   if (error != 0) fail(program, error_text(posix_error(error)), error);
   id_ = pid;

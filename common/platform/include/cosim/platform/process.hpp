@@ -41,7 +41,17 @@ struct ProcessOptions {
   std::string stderr_file{};  ///< created or truncated (may equal stdout_file); the parent's stderr when empty
   bool own_process_group = false;  ///< POSIX: lead a new process group (see the file comment)
   bool stdin_pipe = false;  ///< the child reads what write_stdin() writes (else the parent's stdin)
+  /// The child is interrupted when the parent dies, however it dies (a SIGKILL too), and
+  /// stops cleanly. POSIX (Linux): the child's environment names the parent
+  /// (kStopWithParentVariable) and a cosim program's install_interrupt_handler asks the
+  /// kernel for a SIGTERM at the parent's death. Windows: always so (the job object kills).
+  bool stop_with_parent = false;
 };
+
+/// The environment variable through which stop_with_parent reaches a POSIX child: the
+/// parent's pid. Read (and removed, so grandchildren do not inherit it) by
+/// install_interrupt_handler.
+inline constexpr const char* kStopWithParentVariable = "COSIM_STOP_WITH_PARENT";
 
 /// A program that could not be started. what() is one line naming it and saying why.
 class ProcessStartError : public std::runtime_error {
