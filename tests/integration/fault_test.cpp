@@ -137,6 +137,29 @@ std::vector<SignalCase> signal_cases() {
 INSTANTIATE_TEST_SUITE_P(Signals, SignalFault, ::testing::ValuesIn(signal_cases()),
                          [](const auto& info) { return name_of(info.param); });
 
+// Free and realtime modes do not wait for reports, so a visual side stopped mid-run (SIGSTOP)
+// is noticed at the end: it does not answer the Bye with its account of the run. That is
+// not "ok" (it was, with 1 report of 80): exit 4, status failed, the tables whole.
+TEST_F(LoopTest, AVisualSideStoppedInRealtimeModeFailsTheRunAtItsEnd) {
+  auto dynamics = start_dynamics({"--duration", "3", "--mode", "realtime", "--report-timeout", "2"});
+  auto recorder = start_recorder({});
+  // recorder.log says "session ..." once it has sent its Welcome (lines are flushed).
+  for (int i = 0; i < 400 && !contains(read_file(run_dir() / "recorder.log"), "session "); ++i) {
+    std::this_thread::sleep_for(milliseconds(25));
+  }
+  std::this_thread::sleep_for(milliseconds(500));  // some frames reported
+  recorder->kill(SIGSTOP);
+  EXPECT_EQ(finish(*dynamics, "cosim-dynamics", 30), util::kExitPeerFailure) << dynamics->err();
+  EXPECT_TRUE(contains(dynamics->err(), "did not answer Bye within 2000 ms (stopped or hung?); it reported "))
+      << dynamics->err();
+  const auto json = read_run_json(run_dir());
+  EXPECT_EQ(json.get<std::string>("status"), "failed");
+  EXPECT_EQ(json.get<int>("summary.frames_sent"), 60);
+  recorder->kill(SIGCONT);
+  EXPECT_EQ(finish(*recorder, "cosim-recorder", 30), util::kExitPeerFailure) << recorder->err();
+  expect_folder_parses(run_dir());
+}
+
 // ---- the launch script under a terminal's Ctrl-C ----
 
 const std::filesystem::path kScript = std::filesystem::path(COSIM_SCENES_DIR).parent_path() / "scripts" / "cosim.sh";

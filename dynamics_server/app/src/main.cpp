@@ -103,7 +103,7 @@ int main(int argc, char** argv) {
   app.add_option("--open-timeout", open_timeout_s, "seconds to wait for the visual side to connect")
       ->check(cosim::util::finite_range(0, 86400))
       ->capture_default_str();
-  app.add_option("--report-timeout", report_timeout_s, "lockstep: seconds to wait for each ProbeReport")
+  app.add_option("--report-timeout", report_timeout_s, "seconds to wait for each ProbeReport (lockstep) and for the visual side's Bye at the end (every mode)")
       ->check(cosim::util::finite_range(0.001, 86400))
       ->capture_default_str();
   app.add_option("--progress", progress, "auto | always | never: status line on stderr")

@@ -182,8 +182,12 @@ void FrameLoop::finish() {
   while (!session_->peer_said_bye()) {
     const auto left = std::chrono::duration_cast<milliseconds>(deadline - Clock::now());
     if (left.count() <= 0) {
-      log_.warn("visual side did not answer Bye within " + std::to_string(settings_.report_timeout.count()) + " ms");
-      return;
+      // Its account of the run (frames it skipped) never came: the run is not whole. As a
+      // visual side silent for a lockstep frame, it is stopped or hung (docs/security.md).
+      throw util::PeerError("the visual side did not answer Bye within " +
+                            std::to_string(settings_.report_timeout.count()) + " ms (stopped or hung?); it reported " +
+                            std::to_string(comparator_.reports()) + " of " + std::to_string(comparator_.last_sent()) +
+                            " frames");
     }
     const v1::ProbeReport* report = nullptr;
     try {

@@ -24,7 +24,7 @@ struct LoopSettings {
   double output_step_s = 0.02;   ///< [s]
   v1::Mode mode = v1::MODE_LOCKSTEP;
   double rate = 1.0;             ///< realtime: sim seconds per wall second
-  std::chrono::milliseconds report_timeout{10'000};  ///< lockstep wait per report; Bye wait
+  std::chrono::milliseconds report_timeout{10'000};  ///< lockstep wait per report; Bye wait (every mode)
   bool progress = false;         ///< one updating status line on stderr
 };
 
