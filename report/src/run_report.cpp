@@ -138,8 +138,7 @@ std::string joint_column(const Loaded& l, const std::string& leaf, const char* u
 /// Refuses to write `path` if it is a symbolic link: a run folder from elsewhere could point
 /// plots/ or report.md at any file the user can write.
 void refuse_link(const fs::path& path) {
-  std::error_code ec;
-  if (fs::is_symlink(fs::symlink_status(path, ec))) {
+  if (platform::is_link(path)) {
     throw util::BadInputError(platform::utf8(path) +
                               ": a symbolic link; cosim-report writes into the run folder only, not through links");
   }

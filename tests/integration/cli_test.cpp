@@ -89,6 +89,23 @@ TEST_F(CliTest, RefusesARunFolderThatHoldsARun) {
   EXPECT_TRUE(contains(second->err(), "already holds a run")) << second->err();
 }
 
+// A run folder someone else can write into may hold links where the run's files go: each is
+// refused (exit 2, one line naming it), never written through to its target.
+TEST_F(CliTest, ALinkWhereARunFileGoesIsRefusedNotWrittenThrough) {
+  const auto target = tmp_.path() / "precious.txt";
+  for (const char* file : {"dynamics.csv", "dynamics.log", "probes.csv"}) {
+    std::filesystem::remove_all(run_dir());
+    std::filesystem::create_directories(run_dir());
+    std::filesystem::create_symlink(target, run_dir() / file);  // dangling: exists() says no
+    auto p = run("cosim-dynamics", {"--channel", "none", "--duration", "1", "--out", run_dir().string()});
+    EXPECT_EQ(finish(*p, "cosim-dynamics", 30), util::kExitBadInput) << file << ": " << p->err();
+    const std::string err = p->err();
+    EXPECT_TRUE(contains(err, file) && contains(err, "a symbolic link")) << err;
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+    EXPECT_FALSE(std::filesystem::exists(target)) << file << " was written through";
+  }
+}
+
 TEST_F(CliTest, BadSceneGivesFileAndLineFromBothSides) {
   const auto scene = tmp_.path() / "scene";
   std::filesystem::copy(kScenesDir / "robotino", scene, std::filesystem::copy_options::recursive);

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "cosim/platform/output_file.hpp"
+#include "cosim/platform/paths.hpp"
 #include "cosim/util/errors.hpp"
 #include "cosim/util/text.hpp"
 
@@ -15,7 +16,8 @@ EventLog::EventLog(std::string program, const std::filesystem::path& path, bool 
   if (!path.empty()) {
     file_ = platform::open_file(path, "ab");
     if (file_ == nullptr) {
-      throw OutputError(path.string() + ": cannot create the log: " + std::strerror(errno));
+      throw OutputError(platform::utf8(path) + ": cannot create the log: " +
+                        platform::error_text({errno, std::generic_category()}));
     }
   }
 }

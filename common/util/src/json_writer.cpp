@@ -161,10 +161,13 @@ void JsonWriter::write_file(const std::filesystem::path& path) const {
     throw OutputError(platform::utf8(path) + ": " + what);
   };
   {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) fail("cannot write " + platform::utf8(tmp.filename()) + ": " + std::strerror(errno));
-    out << str();
-    if (!out.flush()) fail("write failed (disk full?)");
+    std::FILE* out = platform::open_file(tmp, "wb");  // not through a link planted as the .tmp
+    if (out == nullptr) {
+      fail("cannot write " + platform::utf8(tmp.filename()) + ": " + platform::error_text({errno, std::generic_category()}));
+    }
+    const std::string text = str();
+    const bool written = std::fwrite(text.data(), 1, text.size(), out) == text.size();
+    if ((std::fclose(out) != 0) || !written) fail("write failed (disk full?)");
   }
   // A rename replaces what was there, a link included, and never leaves a half-written file.
   std::error_code ec;

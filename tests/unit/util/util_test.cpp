@@ -1,12 +1,19 @@
 #include <gtest/gtest.h>
 
+#include <cerrno>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <vector>
 
+#ifndef _WIN32
+#include <unistd.h>
+#endif
+
+#include "cosim/platform/output_file.hpp"
 #include "cosim/util/csv_writer.hpp"
+#include "cosim/util/event_log.hpp"
 #include "cosim/util/json_writer.hpp"
 #include "cosim/util/stats.hpp"
 
@@ -62,6 +69,53 @@ TEST(JsonWriter, EscapesAndNests) {
             "{\n  \"s\": \"line\\nnext\\u0001\",\n  \"n\": 1.5,\n  \"i\": 7,\n  \"nan\": null,\n  \"o\": {\n"
             "    \"b\": true,\n    \"names\": [\"a\\\"b\", \"c\\\\d\"]\n  }\n}\n");
 }
+
+#ifndef _WIN32
+// Every file cosim writes into a folder is created without following a link: a link planted
+// where an output goes (a shared run folder) is refused, one error naming the file, and its
+// target is left as it was. (POSIX: O_NOFOLLOW; docs/security.md.)
+TEST(NoLinkFollowed, EveryWriterRefusesALinkWhereItsFileGoes) {
+  const auto dir = std::filesystem::temp_directory_path() / ("cosim_nofollow_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const auto target = dir / "precious.txt";
+  { std::ofstream(target) << "keep me\n"; }
+  const auto link_to_target = [&](const std::string& name) {
+    std::filesystem::create_symlink(target, dir / name);
+    return dir / name;
+  };
+  const auto expect_refused = [&](const std::string& what, const auto& write) {
+    try {
+      write();
+      ADD_FAILURE() << what << ": wrote through the link";
+    } catch (const std::exception& e) {
+      EXPECT_NE(std::string(e.what()).find("a symbolic link"), std::string::npos) << what << ": " << e.what();
+    }
+    EXPECT_EQ(slurp(target), "keep me\n") << what;
+  };
+  expect_refused("CsvWriter", [&] { CsvWriter csv(link_to_target("table.csv"), std::vector<std::string>{"a"}); });
+  expect_refused("EventLog", [&] { EventLog log("test", link_to_target("run.log"), false); });
+  expect_refused("JsonWriter's temporary", [&] {
+    link_to_target("run.json.tmp");
+    JsonWriter json;
+    json.field("a", 1);
+    json.write_file(dir / "run.json");
+  });
+  for (const char* mode : {"wb", "ab"}) {
+    EXPECT_EQ(platform::open_file(link_to_target(std::string("f_") + mode), mode), nullptr) << mode;
+    EXPECT_EQ(errno, ELOOP);
+  }
+  EXPECT_EQ(slurp(target), "keep me\n");
+  // A link replaced by run.json's rename is the link itself, not its target.
+  link_to_target("run2.json");
+  JsonWriter json;
+  json.field("a", 1);
+  json.write_file(dir / "run2.json");
+  EXPECT_FALSE(std::filesystem::is_symlink(dir / "run2.json"));
+  EXPECT_EQ(slurp(target), "keep me\n");
+  std::filesystem::remove_all(dir);
+}
+#endif
 
 TEST(Stats, PercentilesByInterpolation) {
   std::vector<double> v;

@@ -75,13 +75,21 @@ VideoEncoder::VideoEncoder(const VideoOptions& options) : options_(options), fil
     std::filesystem::create_directories(file_.parent_path(), ec);
     if (ec) throw util::BadInputError("--video " + file_.string() + ": cannot create its folder: " + ec.message());
   }
+  // ffmpeg and VTK's writer open the file by name and would follow a link planted there.
+  const auto refuse_link = [](const std::filesystem::path& file) {
+    if (platform::is_link(file)) {
+      throw util::BadInputError("--video " + platform::utf8(file) + ": a symbolic link (cosim writes no file through a link)");
+    }
+  };
   const auto ffmpeg = options_.ffmpeg.empty() ? platform::find_program("ffmpeg") : std::optional(options_.ffmpeg);
   if (ffmpeg) {
+    refuse_link(file_);
     start_ffmpeg(*ffmpeg);
     return;
   }
   // Fallback: VTK's Ogg Theora writer, same pixels.
   file_.replace_extension(".ogv");
+  refuse_link(file_);
   image_ = vtkSmartPointer<vtkImageData>::New();
   image_->SetDimensions(options_.width, options_.height, 1);
   image_->AllocateScalars(VTK_UNSIGNED_CHAR, 3);

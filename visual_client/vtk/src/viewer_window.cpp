@@ -13,6 +13,7 @@
 #include <vtkUnsignedCharArray.h>
 #include <vtkWindowToImageFilter.h>
 
+#include "cosim/platform/paths.hpp"
 #include "cosim/util/errors.hpp"
 #include "cosim/visual/vtk/vtk_messages.hpp"
 
@@ -151,6 +152,9 @@ std::span<const std::uint8_t> ViewerWindow::read_rgba() {
 }
 
 void ViewerWindow::write_png(const std::filesystem::path& file) {
+  if (platform::is_link(file)) {  // VTK's writer opens by name and would follow it
+    throw util::BadInputError("cannot write " + platform::utf8(file) + ": a symbolic link (cosim writes no file through a link)");
+  }
   VtkErrorCapture capture;
   grab_->Modified();  // the window changed since the last grab
   png_->SetFileName(file.c_str());

@@ -57,7 +57,7 @@ struct SpawnAttributes {
 /// Opens an output file in the parent (close-on-exec; the child gets a dup2 of it), so that a
 /// bad path is reported as such, not as a program that cannot be executed.
 void open_output(const std::string& program, const std::string& path, const char* stream, Fd& out) {
-  out.fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  out.fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);  // not through a link
   if (out.fd < 0) {
     const int number = errno;
     fail(program, std::string("cannot open ") + path + " for its " + stream + ": " + error_text(posix_error(number)),

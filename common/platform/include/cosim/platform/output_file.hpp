@@ -38,7 +38,9 @@ class OutputFile {
 
 /// std::fopen for a path (on Windows _wfopen: the narrow fopen cannot name every file). `mode`
 /// is "rb", "wb" or "ab": binary, so text is written with LF line ends everywhere. Not
-/// inherited by child processes. Null on failure, errno set.
+/// inherited by child processes. Null on failure, errno set. On POSIX a file opened for
+/// writing (as OutputFile's) is never a symbolic link: one there is ELOOP (error_text says
+/// so), its target untouched.
 std::FILE* open_file(const std::filesystem::path& path, const char* mode);
 
 /// One line of text for an error from this layer ("No space left on device").

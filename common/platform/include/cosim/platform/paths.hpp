@@ -16,6 +16,11 @@ std::string utf8(const std::filesystem::path& path);
 /// The path named by UTF-8 text.
 std::filesystem::path path_from_utf8(std::string_view text);
 
+/// True when `path` itself is a symbolic link (not followed; false when nothing is there).
+/// For outputs written by another library or program (VTK's writers, ffmpeg) that open by
+/// name: checked just before, as OutputFile and open_file refuse a link themselves.
+bool is_link(const std::filesystem::path& path) noexcept;
+
 /// The running executable, or an empty path if the system cannot say.
 std::filesystem::path executable_path();
 
