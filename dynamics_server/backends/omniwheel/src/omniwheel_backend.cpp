@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <stdexcept>
 #include <string>
@@ -13,12 +14,24 @@ namespace {
 
 namespace out = omniwheel_output;
 
-// The sector edge just crossed is moved back by this much, so that IDA never restarts on a
-// root; a reversal within 1e-9 rad of a switch stays with the new roller.
-constexpr double kSwitchHysteresis_rad = 1e-9;
+// The sector edge just crossed is moved back by this band, so that IDA never restarts on a root
+// (without it IDA misses later crossings); a reversal within the band stays with the new roller.
+// The band must be tiny: a return through it is pushed on by the roller just left, and gains
+// sqrt(2·|φ̈|·band) of spin. At the former 1e-9 rad that was 6e-4 rad/s against 177 rad/s² (the
+// ψ = 30° run near 5.1 s), more than the slowest crossing integrated (kEdgeReturn_s·|φ̈|/2 =
+// 9e-5 rad/s): the slide onto both tips became a rocking that the tolerances decided (MODEL.md
+// §4). At least 4 ulp of the edge, or the edge rounds back onto itself (|φ| > 1100 rad).
+constexpr double kSwitchHysteresis_rad = 1e-12;
+double switch_band_rad(double edge_rad) {
+  return std::max(kSwitchHysteresis_rad, 4.0 * std::numeric_limits<double>::epsilon() * std::abs(edge_rad));
+}
 // At a switch with the spin this slow (it would be back within this time), the wheel is taken
 // to stand on both roller tips (Filippov sliding) instead of chattering between the rollers.
 constexpr double kEdgeReturn_s = 1e-6;
+// So is an excursion past the edge shallower than this many bands, whatever its time: the band
+// would add more than 1/kEdgeDepthBands to its energy, so no crossing is integrated whose return
+// the band decides.
+constexpr double kEdgeDepthBands = 100.0;
 // A restart begins with this fraction of the last step (IDA's own first-step estimate is far
 // too small here and wastes a dozen doublings; the error test still guards the step).
 constexpr double kRestartStepFraction = 0.1;
@@ -142,8 +155,10 @@ class OmniWheelBackend::System final : public dae::DaeSystem {
   void set_sector(std::int64_t sector, int entered_from) {
     on_edge_ = false;
     sector_ = sector;
-    lo_ = (static_cast<double>(sector) - 0.5) * pitch_ - (entered_from < 0 ? kSwitchHysteresis_rad : 0.0);
-    hi_ = (static_cast<double>(sector) + 0.5) * pitch_ + (entered_from > 0 ? kSwitchHysteresis_rad : 0.0);
+    lo_ = (static_cast<double>(sector) - 0.5) * pitch_;
+    hi_ = (static_cast<double>(sector) + 0.5) * pitch_;
+    if (entered_from < 0) lo_ -= switch_band_rad(lo_);
+    if (entered_from > 0) hi_ += switch_band_rad(hi_);
   }
 
   void rates(std::span<const double> y, std::span<double> f, omniwheel::Evaluation& e) const {
@@ -271,11 +286,13 @@ dae::EventHandler::AfterRoots OmniWheelBackend::on_roots(double t_s, std::span<c
     system_->rates(y_node_, yp_, eval_);
     const double accel_to = eval_.u_dot[3];
     const double speed = y_node_[spin_rate];
-    if (accel_from * direction > 0.0 && accel_to * direction < 0.0 &&
-        2.0 * std::abs(speed) < kEdgeReturn_s * std::abs(accel_to)) {
+    const double edge = (static_cast<double>(from) + 0.5 * direction) * system_->pitch();
+    const bool returns_soon = 2.0 * std::abs(speed) < kEdgeReturn_s * std::abs(accel_to);
+    const bool within_bands = speed * speed < 2.0 * kEdgeDepthBands * switch_band_rad(edge) * std::abs(accel_to);
+    if (accel_from * direction > 0.0 && accel_to * direction < 0.0 && (returns_soon || within_bands)) {
       system_->set_sector(from, to > from ? 1 : -1);
       system_->set_edge(to);
-      y_node_[spin] = (static_cast<double>(from) + 0.5 * direction) * system_->pitch();
+      y_node_[spin] = edge;
       y_node_[spin_rate] = 0.0;  // the Filippov solution slides on φ = edge
       ++edge_count_;
     }
