@@ -147,6 +147,30 @@ TEST_F(BrokenMesh, APlyWhoseCountsFitIsRead) {
   SceneView view(scene);
   EXPECT_EQ(view.triangle_count(), 1u);
 }
+// assimp's COLLADA reader recurses per <node>: 60 000 nested ones overflowed the stack
+// (SIGSEGV, every program that drew the scene). The nesting is measured first; a comment, a
+// CDATA section and a quoted '>' do not count, an empty element does not nest.
+TEST_F(BrokenMesh, ADaeNestedDeeperThanTheLimitIsRefusedBeforeAssimpReadsIt) {
+  const auto dae = [](int depth) {
+    std::string nodes;
+    for (int i = 0; i < depth; ++i) nodes += "<node name=\"a>b\"><!-- <x> --><![CDATA[<y>]]><extra/>";
+    for (int i = 0; i < depth; ++i) nodes += "</node>";
+    return "<?xml version=\"1.0\"?>\n<COLLADA xmlns=\"http://www.collada.org/2005/11/COLLADASchema\" version=\"1.4.1\">"
+           "<library_visual_scenes><visual_scene id=\"s\">" + nodes +
+           "</visual_scene></library_visual_scenes><scene><instance_visual_scene url=\"#s\"/></scene></COLLADA>\n";
+  };
+  const auto urdf = write("m.dae", dae(60000));
+  expect_error(urdf, "cannot read DAE mesh " + fs::canonical(tmp_.path() / "m.dae").string() +
+                         ": elements nested deeper than 256 levels");
+  // 250 nodes under the 4 levels around them: within the limit, so assimp reads it (and finds no mesh).
+  write("m.dae", dae(250));
+  const auto scene = scene::SceneModel::load(urdf);
+  try {
+    SceneView view(scene);
+  } catch (const scene::SceneError& e) {
+    EXPECT_EQ(std::string(e.what()).find("nested deeper"), std::string::npos) << e.what();
+  }
+}
 TEST_F(BrokenMesh, UnreadableDaeIsAnError) {
   const auto urdf = write("m.dae", "<COLLADA><broken></COLLADA>\n");
   expect_error(urdf, "cannot read DAE mesh " + fs::canonical(tmp_.path() / "m.dae").string() + ": ");

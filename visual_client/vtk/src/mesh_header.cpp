@@ -4,6 +4,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <string_view>
 #include <vector>
 
 #include <vtksys/SystemTools.hxx>
@@ -99,14 +100,114 @@ std::string ply_problem(const std::filesystem::path& file, std::uintmax_t bytes)
   return {};
 }
 
+/// Deepest element nesting accepted in a COLLADA file: assimp's reader recurses per <node>
+/// and overflowed the stack (SIGSEGV) at 60 000; real files nest a few dozen deep.
+constexpr int kMaxDaeDepth = 256;
+
+/// The element nesting of an XML file, measured by a linear scan before assimp parses it:
+/// start and end tags, with comments, CDATA, processing instructions, declarations and quoted
+/// attribute values skipped. Not a validator (assimp says what is malformed); only a bound.
+std::string dae_problem(const std::filesystem::path& file) {
+  enum class State { text, open, element, end_tag, comment, cdata, instruction, declaration };
+  std::ifstream in(file, std::ios::binary);
+  State state = State::text;
+  std::string head;        // what follows '<' while the kind of markup is not known yet
+  std::string tail;        // the last bytes of a comment, CDATA or instruction (its end marker)
+  char quote = 0;          // inside a quoted attribute or declaration value
+  char last = 0;           // last byte of an element's start tag before '>' ('/': empty element)
+  int brackets = 0;        // [ ] of a declaration's internal subset
+  int depth = 0;
+  std::array<char, 64 * 1024> chunk{};
+  const auto ends_with = [&](std::string_view marker) {
+    return tail.size() >= marker.size() && std::string_view(tail).substr(tail.size() - marker.size()) == marker;
+  };
+  while (in.read(chunk.data(), chunk.size()) || in.gcount() > 0) {
+    for (std::streamsize i = 0; i < in.gcount(); ++i) {
+      const char c = chunk[static_cast<std::size_t>(i)];
+      switch (state) {
+        case State::text:
+          if (c == '<') {
+            state = State::open;
+            head.clear();
+          }
+          break;
+        case State::open:
+          head += c;
+          if (head == "?") {
+            state = State::instruction;
+          } else if (head == "/") {
+            state = State::end_tag;
+          } else if (head[0] != '!') {
+            state = State::element;
+            quote = 0;
+            last = c;
+          } else if (head == "!--") {
+            state = State::comment;
+          } else if (head == "![CDATA[") {
+            state = State::cdata;
+          } else if (!std::string_view("!--").starts_with(head) && !std::string_view("![CDATA[").starts_with(head)) {
+            state = State::declaration;
+            quote = 0;
+            brackets = 0;
+          }
+          if (state == State::comment || state == State::cdata || state == State::instruction) tail.clear();
+          break;
+        case State::element:
+          if (quote != 0) {
+            if (c == quote) quote = 0;
+          } else if (c == '"' || c == '\'') {
+            quote = c;
+          } else if (c == '>') {
+            state = State::text;
+            if (last != '/' && ++depth > kMaxDaeDepth) {
+              return "elements nested deeper than " + std::to_string(kMaxDaeDepth) + " levels";
+            }
+          }
+          if (c != '>') last = c;
+          break;
+        case State::end_tag:
+          if (c == '>') {
+            state = State::text;
+            --depth;
+          }
+          break;
+        case State::comment:
+        case State::cdata:
+        case State::instruction:
+          tail += c;
+          if (tail.size() > 3) tail.erase(0, tail.size() - 3);
+          if ((state == State::comment && ends_with("-->")) || (state == State::cdata && ends_with("]]>")) ||
+              (state == State::instruction && ends_with("?>"))) {
+            state = State::text;
+          }
+          break;
+        case State::declaration:
+          if (quote != 0) {
+            if (c == quote) quote = 0;
+          } else if (c == '"' || c == '\'') {
+            quote = c;
+          } else if (c == '[') {
+            ++brackets;
+          } else if (c == ']') {
+            --brackets;
+          } else if (c == '>' && brackets <= 0) {
+            state = State::text;
+          }
+          break;
+      }
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 std::string mesh_header_problem(const std::filesystem::path& file, std::uintmax_t bytes, scene::MeshFormat format) {
   switch (format) {
     case scene::MeshFormat::stl: return binary_stl_problem(file, bytes);
     case scene::MeshFormat::ply: return ply_problem(file, bytes);
-    case scene::MeshFormat::obj:
-    case scene::MeshFormat::dae: return {};
+    case scene::MeshFormat::dae: return dae_problem(file);
+    case scene::MeshFormat::obj: return {};
   }
   return {};
 }
