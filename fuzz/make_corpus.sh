@@ -81,6 +81,21 @@ printf 'URDF\n<robot name="bad">\n  <link name="u&pper"/>\n</robot>\n' >"$corpus
 printf 'URDF\n<robot name="r">\n  <link name="y"/>\n  <?a ><link name="x"/><joint name="j" type="fixed"><parent link="y"/><child link="x"/></joint><? ?>\n</robot>\n' \
   >"$corpus/scene/urdf_bad_processing_instruction.urdf"
 
+# Deep inputs: nesting past the readers' depth limits (XML 256 levels, JSON kMaxJsonDepth),
+# where a recursive third-party parser (urdfdom, nlohmann-json) would overflow its stack if our
+# checks did not come first; scripts/fuzz.sh lets these targets grow inputs to 64 KiB.
+python3 - "$corpus" <<'EOF'
+import sys
+corpus = sys.argv[1]
+def write(name, text):
+    open(f"{corpus}/{name}", "w").write(text)
+write("scene/deep_nesting.xml", '<robot name="TwoLink">\n' + "<assembly>" * 300 + "</assembly>" * 300 + "\n</robot>\n")
+write("scene/urdf_deep_nesting.urdf", 'URDF\n<robot name="r"><link name="base">' + "<visual>" * 300 +
+      "</visual>" * 300 + "</link></robot>\n")
+write("runjson/deep_arrays.json", '{"schema_version": 1, "command": ' + "[" * 3000 + "]" * 3000 + "}\n")
+write("runjson/deep_objects.json", '{"schema_version": 1, "peer": ' + '{"a": ' * 1000 + "1" + "}" * 1000 + "}\n")
+EOF
+
 # params: files as users write them (every key of both backends at its default, the
 # documented syntax: comments, blanks, '+', exponents), and common mistakes.
 "$bin/cosim-dynamics" --list-backends | awk '
