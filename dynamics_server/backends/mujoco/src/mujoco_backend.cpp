@@ -13,6 +13,7 @@
 #include "cosim/dynamics/format_number.hpp"
 #include "cosim/scene/scene_locator.hpp"
 #include "cosim/util/text.hpp"
+#include "load_error.hpp"
 #include "mujoco_joints.hpp"
 #include "reference_csv.hpp"
 #include "robotino_controller.hpp"
@@ -140,7 +141,9 @@ LoadedMujocoModel load_model(const fs::path& file) {
   }
   char error[1000] = "";
   loaded.model.reset(mj_loadXML(loaded.file.c_str(), nullptr, error, sizeof error));
-  if (!loaded.model) throw ParamError(loaded.file + ": MuJoCo cannot load it: " + one_line(error));
+  if (!loaded.model) {
+    throw ParamError(loaded.file + ": MuJoCo cannot load it: " + explain_load_error(file, one_line(error)));
+  }
   mjModel* m = loaded.model.get();
   if (!(m->opt.timestep > 0.0) || !std::isfinite(m->opt.timestep)) {
     throw ParamError(loaded.file + ": <option timestep> = " + format_number(m->opt.timestep) + " s; it must be > 0");

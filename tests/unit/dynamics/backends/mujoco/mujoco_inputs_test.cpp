@@ -8,6 +8,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <mujoco/mujoco.h>
+
 #include "mujoco_test_support.hpp"
 
 namespace cosim::dynamics::mujoco {
@@ -81,6 +83,27 @@ TEST_F(MujocoTest, AModelMujocoCannotLoadIsOneLineNamingTheFile) {
   } catch (const util::BadInputError& e) {
     EXPECT_EQ(e.exit_code(), util::kExitBadInput);
   }
+}
+
+// A model written for MuJoCo 3 fails on Debian's 2.2 with a schema error; in an included
+// file MuJoCo says "line 0". The error names the included file and line, and this MuJoCo.
+TEST_F(MujocoTest, ASchemaErrorNamesTheIncludedFileAndThisMujoco) {
+  write("robot.xml", "<mujoco>\n  <worldbody>\n" + kHinge + "\n  </worldbody>\n  <actuator>\n"
+                     "    <position joint=\"shoulder\" kp=\"10\" kv=\"2\"/>\n  </actuator>\n</mujoco>\n");
+  const auto top = write("top.xml", "<mujoco model=\"Arm\">\n  <include file=\"robot.xml\"/>\n</mujoco>\n");
+  const std::string message = param_error([&] { MujocoBackend(top, {}, 0.0); });
+  EXPECT_THAT(message, HasSubstr("unrecognized attribute: 'kv' Element 'position', line 0 (in " +
+                                 (dir_ / "robot.xml").string() + ":6)"));
+  EXPECT_THAT(message, HasSubstr("; cosim uses MuJoCo " + std::string(mj_versionString()) + " (Debian's libmujoco)"));
+  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  // In the top file MuJoCo's own line stands; the version is said all the same.
+  const auto newer = write("newer.xml", "<mujoco model=\"Arm\">\n  <option integrator=\"implicitfast\"/>\n"
+                                        "  <worldbody>" + kHinge + "</worldbody>\n</mujoco>\n");
+  const std::string keyword = param_error([&] { MujocoBackend(newer, {}, 0.0); });
+  EXPECT_THAT(keyword, HasSubstr("invalid keyword: 'implicitfast' Element 'option', line 2; cosim uses MuJoCo"));
+  // Other load errors get no version hint.
+  const auto broken = write("broken.xml", "<mujoco model=\"Arm\"><worldbody><body><geom size=\"x\"/></body></worldbody></mujoco>");
+  EXPECT_THAT(param_error([&] { MujocoBackend(broken, {}, 0.0); }), ::testing::Not(HasSubstr("cosim uses MuJoCo")));
 }
 
 TEST_F(MujocoTest, ANonFiniteInitialStateIsRefusedNamingTheKeyframeAndTheValue) {
