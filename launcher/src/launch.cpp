@@ -16,6 +16,7 @@
 #include "cosim/platform/paths.hpp"
 #include "cosim/platform/process.hpp"
 #include "cosim/run/run_folder.hpp"
+#include "cosim/run/run_summary.hpp"
 #include "cosim/run/visual_summary.hpp"
 #include "cosim/util/clock.hpp"
 #include "cosim/util/errors.hpp"
@@ -33,6 +34,9 @@ constexpr std::chrono::milliseconds kPoll(10);
 /// once when told by an Error or a closed channel) before it is stopped: one still waiting
 /// to connect would otherwise wait its whole --open-timeout.
 constexpr std::chrono::seconds kPeerGrace(2);
+/// After the visual side failed, how long cosim-dynamics gets to end by itself: at once when
+/// connected (the viewer's Error or closed channel), never when still waiting for it.
+constexpr std::chrono::milliseconds kDynamicsGrace(500);
 /// After a third interrupt, how long the children get to end at once (as they do on their
 /// third) before they are killed.
 constexpr std::chrono::seconds kKillGrace(2);
@@ -257,26 +261,55 @@ void supervise(std::span<Side* const> sides, Interrupts& interrupts, const std::
   }
 }
 
-/// Both sides until they end. A failed dynamics normally takes its peer along; one still
-/// waiting to connect is stopped after kPeerGrace.
-void supervise_run(Side& dynamics, Side& visual, Interrupts& interrupts) {
-  std::optional<Clock::time_point> stop_visual_at;
-  bool visual_stopped = false;
+/// Both sides until they end. A side that fails normally takes its peer along (an Error or a
+/// closed channel ends it at once); one still waiting to connect is stopped after its grace
+/// (a viewer that refused an option before connecting would leave the dynamics waiting its
+/// whole --open-timeout). Returns the side that failed first, or null.
+const Side* supervise_run(Side& dynamics, Side& visual, Interrupts& interrupts) {
+  struct Watch {
+    Side& failed;
+    Side& peer;
+    Clock::duration grace;
+    std::optional<Clock::time_point> stop_peer_at{};
+    bool peer_stopped = false;
+  };
+  Watch watches[] = {{dynamics, visual, kPeerGrace}, {visual, dynamics, kDynamicsGrace}};
+  const Side* first_failure = nullptr;
   Side* const sides[] = {&dynamics, &visual};
   supervise(sides, interrupts, [&] {
-    if (visual_stopped || dynamics.exit_code.value_or(0) == 0 || !visual.running()) return;
-    if (!stop_visual_at) stop_visual_at = Clock::now() + kPeerGrace;
-    if (Clock::now() < *stop_visual_at) return;
-    say(dynamics.name + " failed (exit " + std::to_string(*dynamics.exit_code) + "); stopping " + visual.name);
-    stop(visual);
-    visual_stopped = true;
+    for (Watch& w : watches) {
+      if (w.failed.exit_code.value_or(0) == 0) continue;
+      if (first_failure == nullptr) first_failure = &w.failed;
+      if (w.peer_stopped || !w.peer.running() || first_failure != &w.failed) continue;
+      if (!w.stop_peer_at) w.stop_peer_at = Clock::now() + w.grace;
+      if (Clock::now() < *w.stop_peer_at) continue;
+      say(w.failed.name + " failed (exit " + std::to_string(*w.failed.exit_code) + "); stopping " + w.peer.name);
+      stop(w.peer);
+      w.peer_stopped = true;
+    }
   });
+  if (first_failure == nullptr) {  // both ended within one poll: the dynamics, unless it only followed
+    const bool followed = dynamics.exit_code == util::kExitPeerFailure && visual.exit_code.value_or(0) != 0;
+    if (dynamics.exit_code.value_or(0) != 0) first_failure = followed ? &visual : &dynamics;
+    else if (visual.exit_code.value_or(0) != 0) first_failure = &visual;
+  }
+  return first_failure;
 }
 
-/// cosim-report RUN_DIR when the dynamics left a run.json; a failure is said, not fatal.
+/// cosim-report RUN_DIR when the dynamics left a run.json of a run that sent frames; a
+/// failure is said, not fatal.
 void write_report(const Programs& programs, const fs::path& run_dir, Interrupts& interrupts) {
   std::error_code ec;
   if (!fs::exists(run_dir / "run.json", ec)) return;
+  try {
+    if (run::read_run_summary(run_dir / "run.json").totals.frames_sent == 0) {
+      say("no report: the run ended before its first frame");
+      return;
+    }
+  } catch (const util::CosimError& e) {
+    say(std::string("no report: ") + e.what());
+    return;
+  }
   try {
     require(programs, "cosim-report");
     Side report = start(programs, "cosim-report", {platform::utf8(run_dir)}, false);
@@ -342,17 +375,15 @@ int launch(const LaunchOptions& options) {
     dynamics.process->wait();
     throw;
   }
-  supervise_run(dynamics, visual, interrupts);
+  const Side* const first_failure = supervise_run(dynamics, visual, interrupts);
   channel_folder.remove();
 
   if (visual_name == "cosim-visual") tell_frames_rendered(run.path);
   write_report(programs, run.path, interrupts);
   tell_where(run);
   if (g_interrupts.load(std::memory_order_relaxed) > 0) return util::kExitInterrupted;
-  for (const Side* side : {&dynamics, &visual}) {
-    if (*side->exit_code != 0) return *side->exit_code;
-  }
-  return util::kExitOk;
+  // The side that failed first says why (the other only followed it).
+  return first_failure != nullptr ? *first_failure->exit_code : util::kExitOk;
 }
 
 }  // namespace cosim::launcher

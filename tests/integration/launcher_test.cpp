@@ -145,6 +145,26 @@ TEST_F(LauncherTest, AnOutFolderThatHoldsARunIsRefusedAndLeftAlone) {
   EXPECT_FALSE(channel_folders_left());
 }
 
+// The visual side killed mid-run: the dynamics sees its channel close and ends at once, and
+// the launcher ends with the visual side's code, the side that failed first.
+TEST_F(LauncherTest, AVisualSideKilledMidRunEndsTheRunAtOnceWithItsCode) {
+  auto cosim = start_cosim({"--verbose", "--recorder", "--backend", "kinematic", "--mode", "realtime", "--duration",
+                            "60", "--out", run_dir().string()});
+  for (int i = 0; i < 200 && !std::filesystem::exists(run_dir() / "probes.csv"); ++i) {
+    std::this_thread::sleep_for(milliseconds(50));
+  }
+  std::this_thread::sleep_for(milliseconds(500));
+  const auto pids = started(cosim->err());
+  ASSERT_TRUE(pids.count("cosim-recorder")) << cosim->err();
+  const auto killed_at = std::chrono::steady_clock::now();
+  ::kill(pids.at("cosim-recorder"), SIGKILL);
+  EXPECT_EQ(finish(*cosim, "cosim", 30), 128 + SIGKILL) << cosim->err();
+  for (int i = 0; i < 40 && alive(pids.at("cosim-dynamics")); ++i) std::this_thread::sleep_for(milliseconds(25));
+  EXPECT_FALSE(alive(pids.at("cosim-dynamics")));
+  EXPECT_LT(std::chrono::steady_clock::now() - killed_at, std::chrono::seconds(2)) << cosim->err();
+  EXPECT_EQ(read_run_json(run_dir()).get<std::string>("status"), "failed");
+}
+
 TEST_F(LauncherTest, AFailingDynamicsEndsTheRunSoonWithItsExitCode) {
   // The recorder would wait 10 s (its --open-timeout) for a dynamics that is gone.
   const auto start = std::chrono::steady_clock::now();

@@ -355,6 +355,21 @@ TEST_F(VisualTest, TheLauncherPassesViewerOptionsOnAndWarnsOfFreeMode) {
   EXPECT_NE(refused.err().find("--camera is an option of cosim-visual"), std::string::npos) << refused.err();
 }
 
+// A viewer that refuses an option before it connects: the dynamics, waiting for it, is stopped
+// at once (it waited its whole 10 s --open-timeout), the launcher ends with the viewer's exit
+// code (it was 3) and writes no report of a run without frames.
+TEST_F(VisualTest, TheLauncherEndsAtOnceWithTheViewersCodeWhenTheViewerRefusesAnOption) {
+  const auto start = std::chrono::steady_clock::now();
+  Process cosim(kBinDir / "cosim", {"--backend", "kinematic", "--duration", "2", "--out", run_dir().string(), "--size", "640"},
+                tmp_.path() / "cosim");
+  EXPECT_EQ(finish(cosim, "cosim", 30), util::kExitBadInput) << cosim.err();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3)) << cosim.err();
+  const std::string err = cosim.err();
+  EXPECT_NE(err.find("cosim-visual: error: --size"), std::string::npos) << err;
+  EXPECT_NE(err.find("cosim: no report: the run ended before its first frame"), std::string::npos) << err;
+  EXPECT_FALSE(std::filesystem::exists(run_dir() / "report.md"));
+}
+
 TEST_F(VisualTest, SlowRendererInFreeModeSkipsFramesAndSaysSo) {
   auto dynamics = start_dynamics({"--duration", "4", "--fps", "50", "--mode", "free"});
   auto visual = start_visual_session({"--offscreen", "--size", "320x180", "--slow-ms", "20"});
