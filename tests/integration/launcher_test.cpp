@@ -57,6 +57,14 @@ class LauncherTest : public LoopTest {
     return std::make_unique<Process>(kLauncher, std::move(args), tmp_.path() / "cosim", setup);
   }
   bool channel_folders_left() const { return !std::filesystem::is_empty(tmp_.path() / "tmp"); }
+  /// The sides' pids (--verbose) once the run is under way: probes.csv there, then 0.5 s.
+  std::map<std::string, pid_t> started_when_running(Process& cosim) const {
+    for (int i = 0; i < 200 && !std::filesystem::exists(run_dir() / "probes.csv"); ++i) {
+      std::this_thread::sleep_for(milliseconds(50));
+    }
+    std::this_thread::sleep_for(milliseconds(500));
+    return started(cosim.err());
+  }
 };
 
 TEST_F(LauncherTest, RunsBothSidesAndSaysWhereTheRunAndTheReportAre) {
@@ -84,11 +92,7 @@ TEST_F(LauncherTest, CtrlCToItsProcessGroupStopsBothAndLeavesNothingBehind) {
   auto cosim = start_cosim({"--verbose", "--recorder", "--backend", "kinematic", "--mode", "realtime", "--duration",
                             "60", "--out", run_dir().string()},
                            own_group);
-  for (int i = 0; i < 200 && !std::filesystem::exists(run_dir() / "probes.csv"); ++i) {
-    std::this_thread::sleep_for(milliseconds(50));
-  }
-  std::this_thread::sleep_for(milliseconds(500));
-  const auto pids = started(cosim->err());
+  const auto pids = started_when_running(*cosim);
   ASSERT_EQ(pids.size(), 2u) << cosim->err();
   ASSERT_TRUE(pids.count("cosim-dynamics") && pids.count("cosim-recorder")) << cosim->err();
   ASSERT_TRUE(channel_folders_left()) << "the private channel folder exists during the run";
@@ -109,11 +113,7 @@ TEST_F(LauncherTest, CtrlCToItsProcessGroupStopsBothAndLeavesNothingBehind) {
 TEST_F(LauncherTest, KilledWithSigkillItLeavesNoSideRunningAndNoChannelFolder) {
   auto cosim = start_cosim({"--verbose", "--recorder", "--backend", "kinematic", "--mode", "realtime", "--duration",
                             "60", "--out", run_dir().string()});
-  for (int i = 0; i < 200 && !std::filesystem::exists(run_dir() / "probes.csv"); ++i) {
-    std::this_thread::sleep_for(milliseconds(50));
-  }
-  std::this_thread::sleep_for(milliseconds(500));
-  const auto pids = started(cosim->err());
+  const auto pids = started_when_running(*cosim);
   ASSERT_EQ(pids.size(), 2u) << cosim->err();
   ASSERT_TRUE(channel_folders_left()) << "the private channel folder exists during the run";
 
@@ -150,11 +150,7 @@ TEST_F(LauncherTest, AnOutFolderThatHoldsARunIsRefusedAndLeftAlone) {
 TEST_F(LauncherTest, AVisualSideKilledMidRunEndsTheRunAtOnceWithItsCode) {
   auto cosim = start_cosim({"--verbose", "--recorder", "--backend", "kinematic", "--mode", "realtime", "--duration",
                             "60", "--out", run_dir().string()});
-  for (int i = 0; i < 200 && !std::filesystem::exists(run_dir() / "probes.csv"); ++i) {
-    std::this_thread::sleep_for(milliseconds(50));
-  }
-  std::this_thread::sleep_for(milliseconds(500));
-  const auto pids = started(cosim->err());
+  const auto pids = started_when_running(*cosim);
   ASSERT_TRUE(pids.count("cosim-recorder")) << cosim->err();
   const auto killed_at = std::chrono::steady_clock::now();
   ::kill(pids.at("cosim-recorder"), SIGKILL);
