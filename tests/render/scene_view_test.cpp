@@ -276,6 +276,13 @@ TEST(Pose, JointListAndPoseFile) {
   EXPECT_THROW(visual::apply_joint_list(scene, "x=1", q), util::BadInputError);
   EXPECT_THROW(visual::apply_joint_list(scene, "Robotino/x=abc", q), util::BadInputError);
   EXPECT_THROW(visual::apply_joint_list(scene, "Robotino/x", q), util::BadInputError);
+  // The units --help names: m for a prismatic joint, rad or deg for a revolute one, no other.
+  visual::apply_joint_list(scene, "Robotino/x=0.25m, Robotino/phi=0.5rad", q);
+  EXPECT_DOUBLE_EQ(q[static_cast<std::size_t>(scene.find_joint("Robotino/x"))], 0.25);
+  EXPECT_DOUBLE_EQ(q[static_cast<std::size_t>(scene.find_joint("Robotino/phi"))], 0.5);
+  for (const char* wrong : {"Robotino/x=3deg", "Robotino/x=3rad", "Robotino/phi=1m", "Robotino/phi=1mm"}) {
+    EXPECT_THROW(visual::apply_joint_list(scene, wrong, q), util::BadInputError) << wrong;
+  }
 
   TempDir tmp("pose");
   const auto file = tmp.path() / "pose.txt";

@@ -104,6 +104,13 @@ TEST_F(VisualTest, ReferenceImagesAtTwoPoses) {
   EXPECT_GT(a_vs_b, kPoseDifference);
   // And the same pose twice is the same picture.
   EXPECT_LE(visual::image_difference(a, render_pose(kPoseA, "robotino_pose_a_again")), kImageTolerance);
+  // --screenshot alone is the zero pose (it waited 10 s for a dynamics and failed).
+  const auto zero = tmp_.path() / "zero.png";
+  auto visual = start_visual({"--scene", (kScenesDir / "robotino").string(), "--screenshot", zero.string(), "--size",
+                              "640x360", "-q"},
+                             "zero");
+  EXPECT_EQ(finish(*visual, "cosim-visual", 30), 0) << visual->err();
+  EXPECT_LE(visual::image_difference(a, zero), kImageTolerance);
 }
 
 TEST_F(VisualTest, EverySceneRendersAPose) {
@@ -415,6 +422,8 @@ TEST_F(VisualTest, BadOptionsAndPosesExitTwo) {
       {"--camera", "sideways"},
       {"--joints", "Robotino/nope=1", "--screenshot", "x.png"},
       {"--joints", "Robotino/x=1", "--offscreen"},
+      {"--joints", "Robotino/x=3deg", "--screenshot", "x.png"},
+      {"--screenshot", "x.jpg"},
   };
   for (const auto& args : cases) {
     auto visual = start_visual(args);

@@ -314,7 +314,8 @@ int main(int argc, char** argv) {
   auto* joints_option = app.add_option("--joints", options.joints,
                  "standalone pose: \"Robotino/x=0.3,Robotino/phi=40deg,...\" (m, rad, or deg suffix; others 0)");
   auto* pose_option = cosim::util::add_path_option(app, "--pose", options.pose_file, "standalone pose from a file of 'joint = value' lines");
-  cosim::util::add_path_option(app, "--screenshot", options.screenshot, "with --joints/--pose: write that pose as PNG and exit");
+  cosim::util::add_path_option(app, "--screenshot", options.screenshot,
+                               "write a pose (--joints/--pose; all joints 0 without them) as PNG and exit");
   app.add_option("--bench-frames", options.bench_frames,
                  "render this many frames of a synthetic motion offscreen, print frames per second, exit")
       ->check(CLI::NonNegativeNumber);
@@ -340,7 +341,12 @@ int main(int argc, char** argv) {
     }
     options.width = width;
     options.height = height;
-    options.standalone = joints_option->count() > 0 || pose_option->count() > 0;
+    // A screenshot with no pose given is of the zero pose: there is no dynamics to wait for.
+    options.standalone = joints_option->count() > 0 || pose_option->count() > 0 ||
+                         (!options.screenshot.empty() && options.replay.empty());
+    if (!options.screenshot.empty() && options.screenshot.extension() != ".png") {
+      throw CLI::ValidationError("--screenshot", "'" + options.screenshot.string() + "': PNG only, name it *.png");
+    }
     if (seek_option->count() > 0) {
       if (options.replay.empty()) throw CLI::ValidationError("--seek", "needs --replay");
       options.seek_s = seek_s;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fstream>
 #include <numbers>
+#include <tuple>
 #include <string>
 
 #include "cosim/util/errors.hpp"
@@ -34,10 +35,23 @@ void apply_item(const scene::SceneModel& scene, std::string_view item, std::span
     throw util::BadInputError(where + ": no driven joint '" + std::string(name) + "' in scene " + scene.name() +
                               "; joints: " + all_joints(scene));
   }
+  // A unit, if given, must be one of the joint's: m for a prismatic one, rad or deg for a
+  // revolute one (a number alone is in the joint's SI unit).
+  const bool revolute =
+      scene.frames()[static_cast<std::size_t>(scene.joint_frames()[static_cast<std::size_t>(index)])].drive ==
+      scene::DriveType::revolute;
   double factor = 1.0;
-  if (value.size() > 3 && value.substr(value.size() - 3) == "deg") {
-    factor = std::numbers::pi / 180.0;
-    value = trim(value.substr(0, value.size() - 3));
+  for (const auto& [suffix, unit_factor, for_revolute] :
+       {std::tuple{std::string_view("deg"), std::numbers::pi / 180.0, true}, std::tuple{std::string_view("rad"), 1.0, true},
+        std::tuple{std::string_view("m"), 1.0, false}}) {
+    if (!value.ends_with(suffix)) continue;
+    if (for_revolute != revolute) {
+      throw util::BadInputError(where + ": joint " + std::string(name) + " is " + (revolute ? "revolute" : "prismatic") +
+                                ": its value takes " + (revolute ? "rad or deg" : "m") + ", not " + std::string(suffix));
+    }
+    factor = unit_factor;
+    value = trim(value.substr(0, value.size() - suffix.size()));
+    break;
   }
   double number = 0;
   const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
