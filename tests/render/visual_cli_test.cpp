@@ -210,6 +210,13 @@ TEST_F(VisualTest, AReplaySeekingATimeShowsWhatTheLiveRunShowedThen) {
   EXPECT_NE(replay->out().find("replayed probes vs recorded reports: 46 compared, max difference 0 m"),
             std::string::npos)
       << replay->out();
+  // Past the end: an error naming the recording's span (it showed the last frame alone).
+  auto past = start_visual({"--replay", run_dir().string(), "--seek", "7", "--offscreen", "--out",
+                            (tmp_.path() / "past").string()},
+                           "past");
+  EXPECT_EQ(finish(*past, "cosim-visual", 60), util::kExitBadInput) << past->err();
+  EXPECT_NE(past->err().find("--seek 7 s: past the end of "), std::string::npos) << past->err();
+  EXPECT_NE(past->err().find("whose frames span 0.0333333 to 3 s"), std::string::npos) << past->err();
 }
 
 TEST_F(VisualTest, WindowModeRunsTheSameLoop) {

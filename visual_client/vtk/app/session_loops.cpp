@@ -26,6 +26,7 @@
 #include "cosim/scene/probe_set.hpp"
 #include "cosim/scene/scene_locator.hpp"
 #include "cosim/util/errors.hpp"
+#include "cosim/util/text.hpp"
 #include "cosim/visual/replay_session.hpp"
 #include "cosim/visual/vtk/display.hpp"
 #include "cosim/visual/vtk/video_encoder.hpp"
@@ -235,6 +236,12 @@ void retrace(const ReplaySession& replay, const scene::SceneModel& scene, int tr
 /// then the replay jumps.
 void prime_seek(const VisualOptions& options, ReplaySession* replay, const scene::SceneModel& scene, Viewer& viewer) {
   if (replay == nullptr || !options.seek_s || replay->frame_count() == 0) return;
+  if (*options.seek_s > replay->last_time_s()) {  // it showed the last frame alone
+    throw util::BadInputError("--seek " + util::format("%g", *options.seek_s) + " s: past the end of " +
+                              platform::utf8(options.replay) + ", whose frames span " +
+                              util::format("%g", replay->first_time_s()) + " to " +
+                              util::format("%g", replay->last_time_s()) + " s");
+  }
   std::vector<double> q(scene.joint_names().size(), 0.0);
   scene::ProbeSet frames(scene, {});
   replay->q_scene_of(0, q);
