@@ -68,8 +68,11 @@ class LoopTest : public ::testing::Test {
     const std::string address = channel_.substr(channel_.find(':') + 1);
     if (kind_ == "fifo") return {fifo_dir() / "d2v", fifo_dir() / "v2d"};
     if (kind_ == "tcp") {
-      const auto port = static_cast<std::uint16_t>(std::stoi(address.substr(address.rfind(':') + 1)));
-      return {protocol::tcp_token_file(port)};
+      const auto colon = address.rfind(':');
+      const auto port = static_cast<std::uint16_t>(std::stoi(address.substr(colon + 1)));
+      std::string host = address.substr(0, colon);
+      if (host.starts_with('[')) host = host.substr(1, host.size() - 2);
+      return {protocol::tcp_token_file(host, port)};
     }
     if (kind_ == "shm") return {wire::ShmChannel::segment_path(address)};
     return {};

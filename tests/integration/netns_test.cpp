@@ -1,7 +1,8 @@
 // A viewer on another machine, as near as one machine gets: the dynamics in one network
 // namespace, the recorder in another, joined by a veth pair, over tcp: with the token given
-// in COSIM_TCP_TOKEN as a remote user gives it. Needs root (network namespaces); skipped
-// with the reason otherwise.
+// in COSIM_TCP_TOKEN as a remote user gives it (read from the token file the dynamics names:
+// its stderr is not a terminal here, so it does not show the token). Needs root (network
+// namespaces); skipped with the reason otherwise.
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -75,24 +76,24 @@ TEST_F(LoopTest, TcpJoinsADynamicsAndARecorderInTwoNetworkNamespaces) {
       std::error_code ignored;
       std::filesystem::remove(file, ignored);
     }
-  } token_file{protocol::tcp_token_file(port_number)};
+  } token_file{protocol::tcp_token_file("0.0.0.0", port_number)};
   Process dynamics(*ip_exe,
                    {"netns", "exec", hosts.a(), (kBinDir / "cosim-dynamics").string(), "--backend", "kinematic",
                     "--channel", listen, "--out", run_dir().string(), "--open-timeout", "20", "--progress", "never",
                     "--fps", "20", "--duration", "5"},
                    tmp_.path() / "dynamics");
-  // The token as a remote user gets it: from the dynamics' terminal (its stderr here).
+  // The token as a remote user gets it: from the file the dynamics names on its stderr.
   std::string token;
   for (const auto t0 = std::chrono::steady_clock::now(); token.empty() && std::chrono::steady_clock::now() - t0 < seconds(20);) {
     const std::string err = dynamics.err();
-    const std::string line = "cosim-dynamics: session token ";
-    if (const auto at = err.find(line); at != std::string::npos && err.size() >= at + line.size() + 64) {
-      token = err.substr(at + line.size(), 64);
+    if (err.find("cosim-dynamics: session token in " + token_file.file.string()) != std::string::npos) {
+      token = read_file(token_file.file).substr(0, 64);
     } else {
       std::this_thread::sleep_for(milliseconds(20));
     }
   }
   ASSERT_EQ(token.size(), 64u) << dynamics.err();
+  EXPECT_EQ(dynamics.err().find(token), std::string::npos) << "the token stays off a stderr that is not a terminal";
   Process recorder(*ip_exe,
                    {"netns", "exec", hosts.b(), "env", "COSIM_TCP_TOKEN=" + token, (kBinDir / "cosim-recorder").string(),
                     "--channel", remote, "--open-timeout", "20"},

@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "channel_kinds.hpp"
+#include "cosim/platform/console.hpp"
 #include "cosim/platform/paths.hpp"
 #include "cosim/util/errors.hpp"
 #include "cosim/wire/tcp_channel.hpp"
@@ -62,7 +63,10 @@ wire::TcpOptions options(const ChannelSpec& spec, std::chrono::milliseconds open
   wire::TcpOptions o;
   o.host = hp.host;
   o.port = hp.port;
-  o.token_file = tcp_token_file(hp.port);
+  o.token_file = [](std::string_view address, std::uint16_t port) { return tcp_token_file(address, port); };
+  // The token goes to stderr only when it is a terminal: a file or a pipe outlives the
+  // session, and others may read it (a CI log, a process manager's journal).
+  o.show_token = platform::stderr_is_terminal();
   o.open_timeout = open_timeout;
   o.notice = notice;
   return o;
@@ -122,12 +126,21 @@ ChannelKind tcp_channel_kind() {
 
 namespace cosim::protocol {
 
-// Both sides of one machine meet on this file. Per user and port, in the user's temp folder.
-std::filesystem::path tcp_token_file(std::uint16_t port) {
+// Both sides of one machine meet on this file. Per user and exact endpoint (a viewer aimed
+// at another address of the port must not find this token), in the user's temp folder. An
+// IPv6 address has '_' for ':' (not allowed in Windows file names; no brackets, which a
+// shell would take for a pattern).
+std::filesystem::path tcp_token_file(std::string_view address, std::uint16_t port) {
+  std::string name = "cosim-" + platform::user_tag() + "-tcp-";
+  for (const char c : address) {
+    const bool keep = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.' || c == '%';
+    name.push_back(keep ? c : '_');
+  }
+  name += "-" + std::to_string(port) + ".token";
   std::error_code ec;
   std::filesystem::path tmp = std::filesystem::temp_directory_path(ec);
   if (ec) tmp = "/tmp";
-  return tmp / ("cosim-" + platform::user_tag() + "-tcp-" + std::to_string(port) + ".token");
+  return tmp / name;
 }
 
 }  // namespace cosim::protocol

@@ -65,6 +65,24 @@ enum Answer : unsigned char { kAccepted = 0, kWrongToken = 1, kBusy = 2 };
 // An accepted peer has this long to present its token: a viewer sends it at once, so only
 // a stranger (a port scanner, a browser) takes longer, and it must not hold up the real one.
 constexpr milliseconds kTokenWait{2000};
+// Accepted peers whose requests the dynamics waits for at once; one more drops the oldest.
+// Strangers that say nothing (six reopened as they were dropped kept the viewer out when
+// peers were taken one at a time) hold places, not the door: a viewer's request comes with
+// its connection and is read as soon as it arrives.
+constexpr std::size_t kMaxPendingPeers = 16;
+// Connections the kernel completes for us before we accept them (we accept at once).
+constexpr int kListenBacklog = 64;
+// A refused request is answered after a delay that doubles with each refusal (up to the
+// maximum) and starts again after a calm: a flood is slowed to a few answers a second (it
+// was ~6 600), a mistyped token is answered at once.
+constexpr milliseconds kFirstRefusalDelay{50};
+constexpr milliseconds kMaxRefusalDelay{1000};
+constexpr milliseconds kRefusalCalm{10'000};
+// Lines naming a refused peer, per window; the others are counted and summed up in one line
+// per reason when the window ends. Anyone who reaches the port can make refusals: a line
+// each was ~550 KB/s of log, and a stderr pipe nobody reads stalls the dynamics at 64 KiB.
+constexpr int kRefusalLinesPerWindow = 3;
+constexpr milliseconds kRefusalWindow{10'000};
 // Pause between connection attempts while no dynamics listens yet.
 constexpr milliseconds kRetryPause{50};
 
@@ -74,6 +92,15 @@ std::string endpoint_text(const tcp::endpoint& ep) {
   const auto address = ep.address();
   const std::string host = address.is_v6() ? "[" + address.to_string() + "]" : address.to_string();
   return host + ":" + std::to_string(ep.port());
+}
+
+// An address as it names a token file: IPv6 without brackets, an IPv4-mapped one as IPv4 (a
+// dual-stack socket sees IPv4 peers so), so both sides name the same endpoint alike.
+std::string address_text(const asio::ip::address& address) {
+  if (address.is_v6() && address.to_v6().is_v4_mapped()) {
+    return asio::ip::make_address_v4(asio::ip::v4_mapped, address.to_v6()).to_string();
+  }
+  return address.to_string();
 }
 
 std::string spec_text(const std::string& host, std::uint16_t port) {
@@ -194,11 +221,29 @@ void write_token_file(const std::filesystem::path& path, const std::string& toke
 #endif
 }
 
-// The token the listening dynamics wrote: this user's private file, one line of hex digits.
-std::string read_token_file(const std::filesystem::path& path, const std::string& where) {
-  const std::string no_token = where + ": no session token: set COSIM_TCP_TOKEN to the token cosim-dynamics printed";
-  if (path.empty()) fail(Kind::bad_input, no_token);
-  const std::string on_its_machine = " (on its own machine it is in " + path.string() + ")";
+// The token the listening dynamics wrote, from the file of the endpoint this socket reached
+// (TcpOptions::token_file): this user's private file, one line of hex digits.
+std::string read_token_file(const TcpOptions& options, const tcp::endpoint& peer, const std::string& where) {
+  const std::string no_token = where + ": no session token for " + endpoint_text(peer) +
+                               ": set COSIM_TCP_TOKEN to the token cosim-dynamics printed";
+  if (!options.token_file) fail(Kind::bad_input, no_token);
+  const std::filesystem::path exact = options.token_file(address_text(peer.address()), peer.port());
+  std::filesystem::path path = exact;
+#ifdef __linux__
+  // A dynamics on 0.0.0.0 or :: holds the port on every address of that family: Linux lets
+  // nobody else listen on one of them meanwhile, so its token may go to this peer.
+  const auto missing = [](const std::filesystem::path& p) {
+    std::error_code ec;
+    return std::filesystem::symlink_status(p, ec).type() == std::filesystem::file_type::not_found;
+  };
+  if (missing(exact)) {
+    const bool v4 = peer.address().is_v4() || peer.address().to_v6().is_v4_mapped();
+    const std::filesystem::path wildcard = options.token_file(v4 ? "0.0.0.0" : "::", peer.port());
+    if (!missing(wildcard)) path = wildcard;
+  }
+#endif
+  const std::string on_its_machine =
+      " (a dynamics on this machine listening on exactly that address writes it to " + exact.string() + ")";
 #ifdef _WIN32
   std::FILE* file = platform::open_file(path, "rb");
   if (file == nullptr) fail(Kind::bad_input, no_token + on_its_machine);
@@ -230,6 +275,281 @@ void remove_file(const std::filesystem::path& path) noexcept {
   std::error_code ignored;
   std::filesystem::remove(path, ignored);
 }
+
+// Lines about refused peers: the first kRefusalLinesPerWindow of a window name their peer,
+// the others are only counted; when the window ends, one line per reason sums it up.
+class RefusalLog {
+ public:
+  enum Reason { kSilent, kWrongToken, kNotAViewer, kBusy, kReasons };
+
+  RefusalLog(NoticeSink notice, std::string where) : notice_(std::move(notice)), where_(std::move(where)) {}
+
+  // Tells `line` or counts it. True when this refusal was the first left out of the window:
+  // then the caller asks for sum_up() at window_end().
+  bool refused(Reason reason, const std::string& line) {
+    sum_up_if_due();
+    if (!window_open_) {
+      const auto now = Clock::now();
+      window_open_ = true;
+      window_start_ = now;
+    }
+    ++total_;
+    ++in_window_[reason];
+    if (lines_in_window_ < kRefusalLinesPerWindow) {
+      ++lines_in_window_;
+      if (notice_) notice_(NoticeLevel::warning, line);
+      return false;
+    }
+    ++left_out_[reason];
+    return ++left_out_total_ == 1;
+  }
+
+  Clock::time_point window_end() const { return window_start_ + kRefusalWindow; }
+
+  void sum_up_if_due() {
+    if (window_open_ && Clock::now() >= window_end()) sum_up();
+  }
+
+  // One line per reason with refusals left out of the window; the next refusal opens another.
+  void sum_up() {
+    if (!window_open_) return;
+    const auto span = std::chrono::duration_cast<milliseconds>(Clock::now() - window_start_);
+    const std::string last = " in the last " + seconds_text(milliseconds((span.count() + 99) / 100 * 100));
+    for (int r = 0; r < kReasons; ++r) {
+      if (left_out_[r] == 0 || !notice_) continue;
+      const std::string n = std::to_string(in_window_[r]);
+      switch (r) {
+        case kSilent: notice_(NoticeLevel::warning, "dropped " + n + " connections without a session token" + last); break;
+        case kWrongToken: notice_(NoticeLevel::warning, "refused " + n + " peers with a wrong session token" + last); break;
+        case kNotAViewer: notice_(NoticeLevel::warning, "refused " + n + " peers that are not cosim viewers" + last); break;
+        default: notice_(NoticeLevel::warning, "refused " + n + " further viewers" + last + ": " + where_ + " is in use");
+      }
+    }
+    window_open_ = false;
+    lines_in_window_ = left_out_total_ = 0;
+    in_window_.fill(0);
+    left_out_.fill(0);
+  }
+
+  // Refusals so far, told or not.
+  int total() const { return total_; }
+
+ private:
+  NoticeSink notice_;
+  std::string where_;
+  bool window_open_ = false;
+  Clock::time_point window_start_{};
+  int lines_in_window_ = 0, left_out_total_ = 0, total_ = 0;
+  std::array<int, kReasons> in_window_{}, left_out_{};
+};
+
+// Takes connections and judges each by its 36-byte request, many at once: each accepted peer
+// waits in one of kMaxPendingPeers places for at most kTokenWait, and is judged as soon as
+// its request is in. Set-up admits the peer presenting the token (admitted turns true; the
+// caller answers it); while a session runs, every peer is told "busy". Refusals are answered
+// after the back-off and logged through a RefusalLog.
+//
+// Runs on the caller's io_context and acceptor (one thread at a time); its handlers hold it,
+// so it lives as long as any of them. Set-up may allocate: this is not the data path.
+class Gate : public std::enable_shared_from_this<Gate> {
+ public:
+  struct Peer {
+    explicit Peer(asio::io_context& io) : socket(io), timer(io) {}
+    tcp::socket socket;
+    asio::steady_timer timer;  // its token wait; once refused, its back-off and answer's deadline
+    std::string who;           // address:port, for the log
+    std::array<char, kRequestBytes> request{};
+    std::array<char, kAnswerBytes> reply{};
+    bool judged = false;   // its request is in
+    bool refused = false;  // and was refused: it waits only for its answer
+    bool gone = false;     // closed: a completion still queued is ignored
+  };
+
+  // `expected` empty: a session runs, every peer is busy.
+  Gate(asio::io_context& io, tcp::acceptor& acceptor, std::optional<std::array<unsigned char, kTokenBytes>> expected,
+       NoticeSink notice, std::string where)
+      : io_(io),
+        acceptor_(acceptor),
+        expected_(expected),
+        log_(std::move(notice), where),
+        summary_timer_(io),
+        retry_timer_(io),
+        where_(std::move(where)) {
+    pending_.reserve(kMaxPendingPeers);
+  }
+
+  void open() { accept_next(); }
+
+  // Set-up: a peer presented the token. Further peers are told "busy" until reopen().
+  bool admitted = false;
+
+  // The admitted peer, taken out of the gate.
+  std::shared_ptr<Peer> take_admitted() {
+    admitted = false;
+    return std::move(admitted_);
+  }
+
+  // The admitted peer was lost before its answer: admit again.
+  void reopen() { busy_ = false; }
+
+  // Drops every pending peer without an answer, stops accepting, sums up the log, and runs
+  // the handlers this aborts. Not from a handler of the gate.
+  void close() {
+    if (closed_) return;
+    closed_ = true;
+    boost::system::error_code ignored;
+    acceptor_.cancel(ignored);
+    summary_timer_.cancel();
+    retry_timer_.cancel();
+    while (!pending_.empty()) forget(pending_.back());
+    if (admitted_) forget(admitted_);
+    log_.sum_up();
+    io_.restart();
+    io_.poll();
+  }
+
+  int refusals() const { return log_.total(); }
+
+ private:
+  using Reason = RefusalLog::Reason;
+
+  void accept_next() {
+    auto peer = std::make_shared<Peer>(io_);
+    acceptor_.async_accept(peer->socket, [self = shared_from_this(), peer](const boost::system::error_code& ec) {
+      if (self->closed_ || ec == asio::error::operation_aborted) return;
+      if (!ec) self->take(peer);
+      if (!ec || ec == asio::error::connection_aborted) {  // a peer that gave up before we took it
+        self->accept_next();
+        return;
+      }
+      // Out of descriptors or buffers: a pause, not a spin.
+      self->retry_timer_.expires_after(kRetryPause);
+      self->retry_timer_.async_wait([self](const boost::system::error_code& e) {
+        if (!e && !self->closed_) self->accept_next();
+      });
+    });
+  }
+
+  void take(const std::shared_ptr<Peer>& peer) {
+    boost::system::error_code ec;
+    const auto from = peer->socket.remote_endpoint(ec);
+    peer->who = ec ? std::string("a peer") : endpoint_text(from);
+    if (pending_.size() >= kMaxPendingPeers) make_room();
+    pending_.push_back(peer);
+    peer->timer.expires_after(kTokenWait);
+    peer->timer.async_wait([self = shared_from_this(), peer](const boost::system::error_code& e) {
+      if (e || peer->gone || peer->judged) return;
+      self->drop(peer, "no session token within " + seconds_text(kTokenWait));
+    });
+    asio::async_read(peer->socket, asio::buffer(peer->request),
+                     [self = shared_from_this(), peer](const boost::system::error_code& e, std::size_t) {
+                       if (peer->gone || self->closed_) return;
+                       if (e) {
+                         self->drop(peer, "no session token (" + e.message() + ")");
+                       } else {
+                         self->judge(peer);
+                       }
+                     });
+  }
+
+  // The oldest refused peer (it only waits for its answer), else the oldest of all.
+  void make_room() {
+    const auto refused = std::find_if(pending_.begin(), pending_.end(), [](const auto& p) { return p->refused; });
+    if (refused != pending_.end()) {
+      forget(*refused);
+    } else {
+      drop(pending_.front(), "no session token yet, and " + std::to_string(kMaxPendingPeers) + " newer connections wait");
+    }
+  }
+
+  void judge(const std::shared_ptr<Peer>& peer) {
+    peer->judged = true;
+    peer->timer.cancel();
+    const bool magic_ok = std::equal(kRequestMagic.begin(), kRequestMagic.end(), peer->request.begin());
+    if (!expected_ || busy_) {
+      refuse(peer, Reason::kBusy, "refused a second viewer from " + peer->who + ": " + where_ + " is in use");
+      return;
+    }
+    if (magic_ok && same_token(reinterpret_cast<const unsigned char*>(peer->request.data()) + 4, expected_->data())) {
+      std::erase(pending_, peer);
+      admitted_ = peer;
+      admitted = true;
+      busy_ = true;  // until the caller has answered it
+      return;
+    }
+    refuse(peer, magic_ok ? Reason::kWrongToken : Reason::kNotAViewer,
+           "refused a viewer from " + peer->who + ": " +
+               (magic_ok ? "wrong session token" : "not a cosim viewer (no token request)"));
+  }
+
+  // Answers `peer` "CSNO" after the back-off, then closes it.
+  void refuse(const std::shared_ptr<Peer>& peer, Reason reason, const std::string& line) {
+    log_refusal(reason, line);
+    peer->refused = true;
+    peer->reply = answer(reason == Reason::kBusy ? kBusy : kWrongToken);
+    peer->timer.expires_after(next_refusal_delay());
+    peer->timer.async_wait([self = shared_from_this(), peer](const boost::system::error_code& e) {
+      if (e || peer->gone || self->closed_) return;
+      peer->timer.expires_after(kTokenWait);  // the answer's deadline
+      peer->timer.async_wait([self, peer](const boost::system::error_code& late) {
+        if (!late && !peer->gone) self->forget(peer);
+      });
+      asio::async_write(peer->socket, asio::buffer(peer->reply), [self, peer](const boost::system::error_code&, std::size_t) {
+        if (peer->gone) return;
+        boost::system::error_code ignored;
+        peer->socket.shutdown(tcp::socket::shutdown_both, ignored);
+        self->forget(peer);
+      });
+    });
+  }
+
+  milliseconds next_refusal_delay() {
+    const auto now = Clock::now();
+    if (now - last_refusal_ > kRefusalCalm) refusal_delay_ = kFirstRefusalDelay;
+    last_refusal_ = now;
+    const milliseconds delay = refusal_delay_;
+    refusal_delay_ = std::min(2 * refusal_delay_, kMaxRefusalDelay);
+    return delay;
+  }
+
+  // Closes `peer` without an answer and logs why.
+  void drop(const std::shared_ptr<Peer>& peer, const std::string& why) {
+    log_refusal(Reason::kSilent, "dropped a connection from " + peer->who + ": " + why);
+    forget(peer);
+  }
+
+  // The first refusal a window leaves out asks for its summary at the window's end.
+  void log_refusal(Reason reason, const std::string& line) {
+    if (!log_.refused(reason, line)) return;
+    summary_timer_.expires_at(log_.window_end());
+    summary_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& e) {
+      if (!e && !self->closed_) self->log_.sum_up_if_due();
+    });
+  }
+
+  // Closes `peer` and lets it go; its handlers still queued find it gone.
+  void forget(std::shared_ptr<Peer> peer) {
+    peer->gone = true;
+    peer->timer.cancel();
+    boost::system::error_code ignored;
+    peer->socket.close(ignored);
+    std::erase(pending_, peer);
+  }
+
+  asio::io_context& io_;
+  tcp::acceptor& acceptor_;
+  std::optional<std::array<unsigned char, kTokenBytes>> expected_;
+  RefusalLog log_;
+  asio::steady_timer summary_timer_;
+  asio::steady_timer retry_timer_;
+  std::vector<std::shared_ptr<Peer>> pending_;  // in the order they were accepted
+  std::shared_ptr<Peer> admitted_;
+  milliseconds refusal_delay_ = kFirstRefusalDelay;
+  Clock::time_point last_refusal_{};
+  bool busy_ = false;
+  bool closed_ = false;
+  std::string where_;
+};
 
 }  // namespace
 
@@ -268,8 +588,8 @@ struct TcpChannel::Impl {
 
   // Dynamics side, once the session runs: answers every further viewer "busy", on a thread
   // of its own so the data path never looks at the listening socket.
-  void start_refusing(NoticeSink notice) {
-    refusing_notice = std::move(notice);
+  void start_refusing(const NoticeSink& notice) {
+    gate->close();  // peers still pending at the set-up's end go without an answer
 #ifndef _WIN32
     // The listening socket moves to an io_context of the thread's own. The session's socket
     // stays registered with `io`'s epoll set from the set-up, and a thread waiting there is
@@ -288,48 +608,9 @@ struct TcpChannel::Impl {
     }
 #endif
     refusing_loop->restart();  // set-up may have run `io` out of work, which stops it
-    accept_next();
+    gate = std::make_shared<Gate>(*refusing_loop, *listening_acceptor, std::nullopt, notice, description);
+    gate->open();
     refuser = std::thread([this] { refusing_loop->run(); });
-  }
-
-  void accept_next() {
-    auto peer = std::make_shared<Refusal>(*refusing_loop);
-    listening_acceptor->async_accept(peer->socket, [this, peer](const boost::system::error_code& ec) {
-      if (ec == asio::error::operation_aborted || !listening_acceptor->is_open()) return;
-      if (!ec) refuse(peer);
-      accept_next();
-    });
-  }
-
-  struct Refusal {
-    explicit Refusal(asio::io_context& io) : socket(io), timer(io) {}
-    tcp::socket socket;
-    asio::steady_timer timer;
-    std::array<char, kRequestBytes> request{};
-    std::array<char, kAnswerBytes> reply = answer(kBusy);
-  };
-
-  // Reads the request first (closing a socket with unread bytes would reset it and could
-  // lose our answer), then answers "busy" and closes.
-  void refuse(const std::shared_ptr<Refusal>& peer) {
-    boost::system::error_code ec;
-    const auto from = peer->socket.remote_endpoint(ec);
-    const std::string who = ec ? std::string("a peer") : endpoint_text(from);
-    if (refusing_notice) refusing_notice(NoticeLevel::warning, "refused a second viewer from " + who + ": " + description + " is in use");
-    peer->timer.expires_after(kTokenWait);
-    peer->timer.async_wait([peer](const boost::system::error_code& e) {
-      boost::system::error_code ignored;
-      if (!e) peer->socket.close(ignored);
-    });
-    asio::async_read(peer->socket, asio::buffer(peer->request), [peer](const boost::system::error_code& e, std::size_t) {
-      if (e) return;
-      asio::async_write(peer->socket, asio::buffer(peer->reply), [peer](const boost::system::error_code&, std::size_t) {
-        boost::system::error_code ignored;
-        peer->timer.cancel();
-        peer->socket.shutdown(tcp::socket::shutdown_both, ignored);
-        peer->socket.close(ignored);
-      });
-    });
   }
 
   void stop_refusing() noexcept {
@@ -337,6 +618,7 @@ struct TcpChannel::Impl {
       refusing_loop->stop();
       refuser.join();
     }
+    if (gate) gate->close();  // drops its peers and sums up its refusals
     boost::system::error_code ignored;
     acceptor.close(ignored);
     refusing_acceptor.close(ignored);
@@ -357,8 +639,8 @@ struct TcpChannel::Impl {
   tcp::acceptor refusing_acceptor{refusing_io};
   asio::io_context* refusing_loop = &io;       // &refusing_io once the listening socket moved there
   tcp::acceptor* listening_acceptor = &acceptor;  // &refusing_acceptor, likewise
+  std::shared_ptr<Gate> gate;  // dynamics side: the set-up's, then the refusing thread's
   std::thread refuser;
-  NoticeSink refusing_notice;
   std::uint16_t port = 0;
   std::filesystem::path token_file;  // dynamics side: removed with the channel
   int token_slot = -1;
@@ -425,84 +707,75 @@ std::unique_ptr<TcpChannel> TcpChannel::listen(const TcpOptions& options) {
     fail(Kind::bad_input, where + ": " + local.address().to_string() + " is not an address of this machine");
   }
   if (ec) fail(Kind::bad_input, where + ": cannot listen on " + endpoint_text(local) + ": " + ec.message());
-  impl->port = acceptor.local_endpoint().port();
+  const tcp::endpoint bound = acceptor.local_endpoint();
+  impl->port = bound.port();
   if (options.port == 0) impl->description = spec_text(options.host, impl->port);
 
   if (!local.address().is_loopback()) {
-    tell(options, NoticeLevel::warning, where + " listens on " + endpoint_text(acceptor.local_endpoint()) +
+    tell(options, NoticeLevel::warning, where + " listens on " + endpoint_text(bound) +
                       ", reachable from other machines: only a viewer with the session token is admitted, and "
                       "frames travel unencrypted (on an untrusted network, bind 127.0.0.1 and use an SSH tunnel)");
   }
 
   const std::string token = make_session_token();
   const auto expected = token_bytes(token);
-  if (!options.token_file.empty()) {
-    write_token_file(options.token_file, token, where);
-    impl->token_file = options.token_file;
-    impl->token_slot = detail::register_path(options.token_file.string().c_str(), false);
+  // The file of the exact endpoint: a viewer aimed at another address of this port (another
+  // loopback address, "localhost" as ::1) finds none there and presents nothing.
+  const std::filesystem::path token_file =
+      options.token_file ? options.token_file(address_text(bound.address()), impl->port) : std::filesystem::path();
+  if (!token_file.empty()) {
+    write_token_file(token_file, token, where);
+    impl->token_file = token_file;
+    impl->token_slot = detail::register_path(token_file.string().c_str(), false);
   }
-  tell(options, NoticeLevel::secret, "session token " + token +
-                    (options.token_file.empty() ? std::string()
-                                                : " (in " + options.token_file.string() + ", readable by you only)") +
-                    "; a viewer on another machine sets COSIM_TCP_TOKEN to it");
+  const std::string for_another_machine = "; a viewer on another machine sets COSIM_TCP_TOKEN to it";
+  if (options.show_token || token_file.empty()) {
+    tell(options, NoticeLevel::secret, "session token " + token +
+                      (token_file.empty() ? std::string() : " (in " + token_file.string() + ", readable by you only)") +
+                      for_another_machine);
+  } else {
+    // A file or a pipe outlives the session and others may read it: the secret stays in the file.
+    tell(options, NoticeLevel::secret, "session token in " + token_file.string() +
+                                           " (readable by you only; not shown here, as this is not a terminal)" +
+                                           for_another_machine);
+  }
   // Listen only now: a viewer that got through has the token file of this session to read.
-  acceptor.listen(4, ec);
+  acceptor.listen(kListenBacklog, ec);
   if (ec) fail(Kind::io, where + ": cannot listen: " + ec.message());
 
-  int refused = 0;
+  impl->gate = std::make_shared<Gate>(impl->io, acceptor, expected, options.notice, where);
+  Gate& gate = *impl->gate;
+  gate.open();
   for (;;) {
-    tcp::socket peer(impl->io);
-    bool accepted = false;
-    boost::system::error_code accept_error;
-    acceptor.async_accept(peer, [&](const boost::system::error_code& e) {
-      accept_error = e;
-      accepted = true;
-    });
-    const Waited waited = run_until(impl->io, accepted, deadline);
+    const Waited waited = run_until(impl->io, gate.admitted, deadline);
     if (waited != Waited::done) {
-      abandon(impl->io, accepted, [&](boost::system::error_code& e) { acceptor.cancel(e); });
+      gate.close();
       if (waited == Waited::interrupted) fail(Kind::interrupted, where + ": interrupted while waiting for a peer");
       fail(Kind::timeout, "no viewer presented the session token on " + where + " within " +
                               seconds_text(options.open_timeout) +
-                              (refused > 0 ? " (refused " + std::to_string(refused) + " other peers)"
-                                           : " (is the visual side running with --channel " + where + "?)"));
+                              (gate.refusals() > 0 ? " (refused " + std::to_string(gate.refusals()) + " other peers)"
+                                                   : " (is the visual side running with --channel " + where + "?)"));
     }
-    if (accept_error) continue;  // the peer gave up before we took it: wait for the next
-
-    const auto from = peer.remote_endpoint(ec);
-    const std::string who = ec ? std::string("a peer") : endpoint_text(from);
-    std::array<char, kRequestBytes> request{};
-    boost::system::error_code read_error;
-    const auto token_deadline = std::min(deadline, Clock::now() + kTokenWait);
-    const Waited read = read_until(impl->io, peer, asio::buffer(request), token_deadline, read_error);
-    if (read == Waited::interrupted) fail(Kind::interrupted, where + ": interrupted while waiting for a peer");
-    if (read == Waited::timeout || read_error) {
-      ++refused;
-      tell(options, NoticeLevel::warning, "dropped a connection from " + who + ": no session token" +
-                        (read_error ? " (" + read_error.message() + ")" : " within " + seconds_text(kTokenWait)));
-      continue;
-    }
-    const bool magic_ok = std::equal(kRequestMagic.begin(), kRequestMagic.end(), request.begin());
-    const bool token_ok =
-        magic_ok && same_token(reinterpret_cast<const unsigned char*>(request.data()) + 4, expected.data());
-    const auto reply = answer(token_ok ? kAccepted : kWrongToken);
+    // The gate goes on meanwhile, telling others "busy".
+    const auto peer = gate.take_admitted();
+    const auto reply = answer(kAccepted);
     boost::system::error_code write_error;
-    write_until(impl->io, peer, asio::buffer(reply), std::min(deadline, Clock::now() + kTokenWait), write_error);
-    if (!token_ok) {
-      ++refused;
-      tell(options, NoticeLevel::warning, "refused a viewer from " + who + ": " +
-                        (magic_ok ? "wrong session token" : "not a cosim viewer (no token request)"));
-      peer.shutdown(tcp::socket::shutdown_both, ec);
+    const Waited written =
+        write_until(impl->io, peer->socket, asio::buffer(reply), std::min(deadline, Clock::now() + kTokenWait), write_error);
+    if (written == Waited::interrupted) {
+      gate.close();
+      fail(Kind::interrupted, where + ": interrupted while waiting for a peer");
+    }
+    if (written == Waited::timeout || write_error) {
+      tell(options, NoticeLevel::warning, "lost the viewer from " + peer->who + " during the token exchange: " +
+                        (write_error ? write_error.message() : "no room for the answer within " + seconds_text(kTokenWait)));
+      gate.reopen();
       continue;
     }
-    if (write_error) {
-      tell(options, NoticeLevel::warning, "lost the viewer from " + who + " during the token exchange: " + write_error.message());
-      continue;
-    }
-    peer.set_option(tcp::no_delay(true), ec);
-    peer.non_blocking(true, ec);
+    peer->socket.set_option(tcp::no_delay(true), ec);
+    peer->socket.non_blocking(true, ec);
     if (ec) fail(Kind::io, where + ": cannot make the socket non-blocking: " + ec.message());
-    impl->socket = std::move(peer);
+    impl->socket = std::move(peer->socket);
     break;
   }
   impl->start_refusing(options.notice);
@@ -563,7 +836,11 @@ std::unique_ptr<TcpChannel> TcpChannel::connect(const TcpOptions& options) {
   }
   socket.set_option(tcp::no_delay(true), ec);
 
-  const std::string token_text = options.token.empty() ? read_token_file(options.token_file, where) : options.token;
+  // The token of the dynamics we reached, not of the one the user meant: a name that resolves
+  // to several addresses, or another program on the port, may have led elsewhere.
+  const auto reached = socket.remote_endpoint(ec);
+  if (ec) fail(Kind::io, where + ": the dynamics closed the connection during the token exchange");
+  const std::string token_text = options.token.empty() ? read_token_file(options, reached, where) : options.token;
   std::array<char, kRequestBytes> request{};
   std::copy(kRequestMagic.begin(), kRequestMagic.end(), request.begin());
   const auto token = token_bytes(token_text);

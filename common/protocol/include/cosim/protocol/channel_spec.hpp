@@ -79,9 +79,11 @@ ChannelSpec parse_channel_spec(std::string_view text);
 std::unique_ptr<wire::Channel> open_channel(const ChannelSpec& spec, ChannelRole role, std::chrono::milliseconds open_timeout,
                                             const ChannelNotice& notice = {});
 
-/// Where the dynamics on `tcp:HOST:PORT` writes its session token and a viewer on the same
-/// machine reads it: "$TMPDIR/cosim-<user>-tcp-<PORT>.token" (Windows: in %TEMP%).
-std::filesystem::path tcp_token_file(std::uint16_t port);
+/// Where the dynamics listening on ADDRESS:PORT writes its session token and a viewer on the
+/// same machine that reached that endpoint reads it (wire::TcpOptions::token_file):
+/// "$TMPDIR/cosim-<user>-tcp-<ADDRESS>-<PORT>.token" (Windows: in %TEMP%), ADDRESS as an IP
+/// literal, an IPv6 one with '_' for ':' ("cosim-1000-tcp-__1-5555.token" for [::1]:5555).
+std::filesystem::path tcp_token_file(std::string_view address, std::uint16_t port);
 
 /// The channel both sides use when none is given ("fifo:$TMPDIR/cosim-<euid>").
 std::string default_channel_text();

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -27,15 +28,25 @@ struct TcpOptions {
   /// Visual side: the session token to present (kTokenHexDigits hex digits); empty = read it
   /// from token_file. Dynamics side: ignored, it makes a fresh random one per session.
   std::string token;
-  /// Dynamics side: where to write the token (mode 0600, replacing a stale file of ours),
-  /// before it starts listening; empty = not written. Removed when the channel ends, also on
-  /// a fatal signal. Visual side: where to read it when `token` is empty, once connected (so
-  /// it is the listening dynamics' file, not a stale one); it must be this user's and private.
-  std::filesystem::path token_file;
+  /// Names the token file of an endpoint the dynamics listens on, from its address (as text,
+  /// IPv6 without brackets, an IPv4-mapped one as IPv4) and port; empty = no token file.
+  /// Dynamics side: the file of the address it bound, written (mode 0600, replacing a stale
+  /// file of ours) before it starts listening, removed when the channel ends, also on a fatal
+  /// signal. Visual side: once connected (so it is the listening dynamics' file, not a stale
+  /// one), the file of the address it reached (its socket's peer: what a host name led to,
+  /// not the name), or on Linux, when there is none, that of the wildcard address of the same
+  /// family (0.0.0.0, ::), whose listener holds the port on every address; it must be this
+  /// user's and private. So a token is presented only where the dynamics that made it listens.
+  std::function<std::filesystem::path(std::string_view address, std::uint16_t port)> token_file;
+  /// Dynamics side: tell the token itself through `notice`. False when the notice does not
+  /// reach a terminal (a file, a pipe): then only where the token file is. Told anyway when
+  /// there is no token file.
+  bool show_token = true;
   /// Longest wait for the peer during listen() / connect() [ms].
   std::chrono::milliseconds open_timeout{10'000};
-  /// Lines for the user: the token (secret), a public bind (warning), a refused peer
-  /// (warning). Called from the channel's own thread too while the channel lives.
+  /// Lines for the user: the token or its file (secret), a public bind (warning), refused
+  /// peers (warnings, a few per 10 s and summaries). Called from the channel's own thread
+  /// too while the channel lives, and when it closes.
   NoticeSink notice;
 };
 
@@ -45,9 +56,12 @@ struct TcpOptions {
 ///
 /// Session set-up, before the first protocol message: the visual side sends "CSTK" and the
 /// 32 token bytes; the dynamics answers "CSOK" + 0, or "CSNO" + 1 (wrong token) or 2
-/// (busy: a viewer is already connected) and closes. A refused peer is told why, the
-/// dynamics logs it (notice) and goes on waiting for the right peer until open_timeout.
-/// While the session lives, the dynamics keeps listening only to refuse further viewers.
+/// (busy: a viewer is already connected) and closes. The dynamics waits for the requests of
+/// up to 16 connections at once, each for 2 s from its accept, so strangers that say nothing
+/// cannot keep the viewer out; refusals are answered after a back-off that grows while they
+/// come (up to 1 s), and logged (notice) a few per 10 s with a summary line for the rest. It
+/// goes on waiting for the right peer until open_timeout. While the session lives, the
+/// dynamics keeps listening only to refuse further viewers, the same way.
 class TcpChannel final : public Channel {
  public:
   /// Hex digits of a session token (32 random bytes).
