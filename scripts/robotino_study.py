@@ -12,12 +12,14 @@ STUDY is one or more of
   mujoco       the Robotino in MuJoCo (scenes/robotino/mujoco/robotino.xml, issue 12) against
                the robotino backend: path difference, wall time, MuJoCo steps/s, and how the
                difference moves with MuJoCo's settings (about 4 minutes; not part of `all`)
-  all          everything but mujoco (about 2 minutes on 2 cores)
+  all          everything but mujoco (about 3 minutes on 2 cores)
 
 Each run is `cosim-dynamics --backend robotino --channel none` over the 50 s rose at output
-0.02 s; deviations are max |X - X_ref|, |Y - Y_ref|, |phi - phi_ref| for t >= 5 s (after the
-initial transient, as seed 000 Fig. 26c), as `cosim-report --json RUN_DIR` computes them (its
-"deviation"). What the report does not compute (two runs against each other, peaks of the
+0.02 s; the peaks of the drives, the end of saturation, overshoot and settling come from the same
+configuration run again at a fine output step (10 us over the first 0.6 s, then 1 ms): the 0.02 s
+grid misses the start transients. Deviations are max |X - X_ref|, |Y - Y_ref|, |phi - phi_ref|
+for t >= 5 s (after the initial transient, as seed 000 Fig. 26c), as `cosim-report --json
+RUN_DIR` computes them (its "deviation"). What the report does not compute (two runs against each other, peaks of the
 drives, energies, the start transient, MuJoCo's slip) is computed here from dynamics.csv.
 Prints Markdown tables.
 """
@@ -39,6 +41,20 @@ SEED_PARAMS = os.path.join(ROOT, "scenes", "robotino", "params", "seed000.params
 # study cuts its run-against-run differences there too.
 TRANSIENT_END_S = 5.0
 
+# Peaks and the end of saturation are read at a fine output step, not off the 0.02 s grid: the
+# start transients peak within milliseconds (the preset 0.19 A at 0.37 ms, from rest 3.88 A at
+# 6.8 ms) and the current kicks after roller switches fall between samples. The first
+# FINE_START_S (the start transients end by 0.29 s) at FINE_START_STEP_S: peaks within 0.05 % of
+# a 1e-6 s step. The whole run at FINE_STEP_S: on the rose within 0.2 % of a 1e-4 s step. The
+# output step does not change the solution (IDA's steps are its own, outputs are interpolated: the
+# DAE states are bitwise the same; only the quadratures, split at outputs, differ by rounding).
+FINE_START_S = 0.6
+FINE_START_STEP_S = 1e-5
+FINE_STEP_S = 1e-3
+DRIVE_COLUMNS = tuple(f"{name}{i}{unit}" for name, unit in (("i", "_A"), ("u", "_V"), ("saturated", ""),
+                                                            ("omega", "_rad_per_s"), ("omega_ref", "_rad_per_s"))
+                      for i in (1, 2, 3))
+
 # Motor and load of one drive for the gain formulas (MODEL.md §2): the closed loop of one drive
 # is La·J·s³ + (Ra·J + kt·Kd)·s² + kt·(ke + Kp)·s + kt·Ki with J the effective motor-side inertia.
 LA_H, RA_OHM, KT, KE, J_KG_M2 = 8.9e-3, 5.95, 0.0514, 0.0514, 4e-5
@@ -55,16 +71,19 @@ def triple_pole_gains(p):
 
 
 class Runner:
-    def __init__(self, bin_dir, work):
+    def __init__(self, bin_dir, work, keep):
         self.exe = os.path.join(bin_dir, "cosim-dynamics")
         self.report = os.path.join(bin_dir, "cosim-report")
         self.work = work
+        self.keep = keep
         self.count = 0
 
-    def run(self, params=None, seed=False, duration=50.0, mujoco_model=None):
+    def run(self, params=None, seed=False, duration=50.0, mujoco_model=None, output_step=None, columns=None,
+            t_after=None):
         """Runs one configuration; returns the columns of dynamics.csv, the wall time and the run
         folder (for metrics()). With mujoco_model, the mujoco backend on that model with the
-        robotino scene."""
+        robotino scene. With columns (the fine runs), only those and t_s, only the samples after
+        t_after, and dynamics.csv is removed unless the runs are kept (--out)."""
         self.count += 1
         out = os.path.join(self.work, f"run{self.count}")
         backend = ["--backend", "robotino"]
@@ -72,6 +91,8 @@ class Runner:
             backend = ["--backend", "mujoco", "--param", f"model={mujoco_model}",
                        "--scene", os.path.join(ROOT, "scenes", "robotino")]
         cmd = [self.exe, *backend, "--channel", "none", "--out", out, "-q", "--duration", str(duration)]
+        if output_step:
+            cmd += ["--output-step", repr(output_step)]
         if seed:
             cmd += ["--params", SEED_PARAMS]
         for key, value in (params or {}).items():
@@ -81,9 +102,23 @@ class Runner:
         wall = time.monotonic() - start
         if done.returncode != 0:
             return {"error": done.stderr.strip().splitlines()[-1] if done.stderr else f"exit {done.returncode}"}
-        with open(os.path.join(out, "dynamics.csv"), newline="") as f:
-            rows = list(csv.reader(f))
-        cols = {name: [float(r[i]) for r in rows[1:]] for i, name in enumerate(rows[0])}
+        path = os.path.join(out, "dynamics.csv")
+        with open(path, newline="") as f:
+            reader = csv.reader(f)
+            head = next(reader)
+            if columns is None:
+                rows = list(reader)
+                cols = {name: [float(r[i]) for r in rows] for i, name in enumerate(head)}
+            else:
+                index = [head.index(name) for name in ("t_s", *columns)]
+                cols = {name: [] for name in ("t_s", *columns)}
+                for row in reader:
+                    if t_after is not None and not float(row[0]) > t_after:
+                        continue
+                    for name, i in zip(cols, index):
+                        cols[name].append(float(row[i]))
+        if columns is not None and not self.keep:
+            os.remove(path)
         cols["wall_s"] = wall
         cols["run_dir"] = out
         return cols
@@ -108,6 +143,21 @@ class Runner:
     def many(self, jobs):
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
             return list(pool.map(lambda job: self.run(**job), jobs))
+
+    def many_with_drives(self, jobs, fine_for=None):
+        """Runs each job, and the drives of those in fine_for (indices; default all) again at the
+        fine output step: [(columns, fine drive columns or None)]."""
+        fine_for = range(len(jobs)) if fine_for is None else fine_for
+        fine = [dict(jobs[k], output_step=step, columns=DRIVE_COLUMNS, **extra) for k in fine_for
+                for step, extra in ((FINE_START_STEP_S, {"duration": FINE_START_S}),
+                                    (FINE_STEP_S, {"t_after": FINE_START_S}))]
+        results = self.many([*jobs, *fine])
+        joined = [(cols, None) for cols in results[:len(jobs)]]
+        for n, k in enumerate(fine_for):
+            start, rest = results[len(jobs) + 2 * n], results[len(jobs) + 2 * n + 1]
+            failed = start if "error" in start else rest if "error" in rest else None
+            joined[k] = (joined[k][0], failed or {name: start[name] + rest[name] for name in ("t_s", *DRIVE_COLUMNS)})
+        return joined
 
 
 def after(cols, name, t_from=TRANSIENT_END_S):
@@ -134,6 +184,27 @@ def peak_wheels(cols, prefix, suffix):
     return max(peak(cols[f"{prefix}{i}{suffix}"]) for i in (1, 2, 3))
 
 
+def peak_at(fine, prefix, suffix):
+    """Largest |value| of the three drives and its first time, from the fine samples."""
+    best = (0.0, 0.0)
+    for i in (1, 2, 3):
+        for t, v in zip(fine["t_s"], fine[f"{prefix}{i}{suffix}"]):
+            if abs(v) > best[0]:
+                best = (abs(v), t)
+    return best
+
+
+def when(t):
+    return f"{t * 1e3:.2g} ms" if t < 0.1 else f"{t:.2g} s"
+
+
+def peak_cell(fine, prefix, suffix, unit=""):
+    if "error" in fine:
+        return "fails: " + fine["error"][:40]
+    value, t = peak_at(fine, prefix, suffix)
+    return f"{value:.3g}{unit} at {when(t)}"
+
+
 def g(x):
     return f"{x:.2g}" if x != 0 else "0"
 
@@ -158,10 +229,10 @@ def study_gains(r, tol):
     jobs = [dict(params={**triple_pole_gains(p), "solver_rtol": tol, "solver_atol": tol}, seed=True)
             for p in poles]
     rows = []
-    for p, cols in zip(poles, r.many(jobs)):
+    for p, (cols, fine) in zip(poles, r.many_with_drives(jobs)):
         k = triple_pole_gains(p)
         rows.append([f"{p}", g(k["pid_kp_V_s_per_rad"]), g(k["pid_ki_V_per_rad"]), g(k["pid_kd_V_s2_per_rad"]),
-                     *dev_cells(r, cols), g(peak_wheels(cols, "u", "_V")), g(peak_wheels(cols, "i", "_A"))])
+                     *dev_cells(r, cols), peak_cell(fine, "u", "_V"), peak_cell(fine, "i", "_A")])
     table(["poles −p [1/s]", "Kp [V·s/rad]", "Ki [V/rad]", "Kd [V·s²/rad]", "max \\|ΔX\\| [m]", "max \\|ΔY\\| [m]",
            "max \\|Δφ\\| [rad]", "peak \\|u\\| [V]", "peak \\|i\\| [A]"], rows)
 
@@ -180,9 +251,9 @@ def study_start(r, tol):
         ("at rest, 24 V, no anti-windup, measured heading", {**rest, **no_aw, "pid_reference_heading": 0}),
         ("at rest, 1000 V, no anti-windup, measured heading", {**rest, **ideal, "pid_reference_heading": 0}),
     ]
-    results = r.many([dict(params={**base, **extra}, seed=True) for _, extra in cases])
-    rows = [[name, *dev_cells(r, cols), g(peak_wheels(cols, "u", "_V")), g(peak_wheels(cols, "i", "_A"))]
-            for (name, _), cols in zip(cases, results)]
+    results = r.many_with_drives([dict(params={**base, **extra}, seed=True) for _, extra in cases])
+    rows = [[name, *dev_cells(r, cols), peak_cell(fine, "u", "_V"), peak_cell(fine, "i", "_A")]
+            for (name, _), (cols, fine) in zip(cases, results)]
     table(["start", "max \\|ΔX\\| [m]", "max \\|ΔY\\| [m]", "max \\|Δφ\\| [rad]", "peak \\|u\\| [V]", "peak \\|i\\| [A]"], rows)
 
 
@@ -195,8 +266,12 @@ def study_convergence(r, seed, label):
     # its --compare only draws two runs' deviations and has no --json.
     print(f"### Convergence: {label}, difference to tolerances 1e-12 (max over the 50 s)\n")
     tols = [1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 1e-12]
-    results = r.many([dict(params={"solver_rtol": t, "solver_atol": t}, seed=seed) for t in tols])
-    ref = results[-1]
+    jobs = [dict(params={"solver_rtol": t, "solver_atol": t}, seed=seed) for t in tols]
+    both = r.many_with_drives(jobs, fine_for=[len(jobs) - 1])
+    results = [cols for cols, _ in both]
+    ref, ref_fine = both[-1]
+    # The differences are taken on the 0.02 s samples: in % of the largest value on those samples
+    # (the rose's scale, as RobotinoConvergence asks); the converged peaks below are the fine ones.
     i_peak = peak_wheels(ref, "i", "_A")
     u_peak = peak_wheels(ref, "u", "_V")
     rows = []
@@ -216,29 +291,36 @@ def study_convergence(r, seed, label):
                      f"{cols['wall_s']:.2f}"])
     table(["tolerance", "pose [m]", "φ [rad]", "currents [A]", "voltages [V]", "energy in [J]",
            "balance residual [J]", "contact samples wrong", "wall [s]"], rows)
-    print(f"Converged (1e-12): peak \\|i\\| {g(i_peak)} A, peak \\|u\\| {g(u_peak)} V, energy in "
-          f"{g(ref['energy_in_J'][-1])} J, deviation after 5 s: "
+    print(f"Converged (1e-12): peak \\|i\\| {peak_cell(ref_fine, 'i', '_A', ' A')}, peak \\|u\\| "
+          f"{peak_cell(ref_fine, 'u', '_V', ' V')} (fine output step); currents and voltages "
+          f"in % of their largest \\|·\\| on the 0.02 s samples compared, {g(i_peak)} A and {g(u_peak)} V; "
+          f"energy in {g(ref['energy_in_J'][-1])} J, deviation after 5 s: "
           f"{', '.join(g(v) for v in deviation(r, ref))} (m, m, rad).\n")
 
 
 def study_transient(r):
-    # Saturation, overshoot and settling of the wheel speeds: not in the report, computed here.
+    # Saturation, overshoot and settling of the wheel speeds: not in the report, computed here from
+    # the fine samples; the offsets from the 50 s run's deviation.
     print("### Start from rest (default gains, 24 V), tolerances 1e-10\n")
     cases = [("anti-windup T_t = 2 ms (default)", {}), ("no anti-windup", {"pid_antiwindup_time_s": 0})]
-    results = r.many([dict(params={"start_moving": 0, "solver_rtol": 1e-10, "solver_atol": 1e-10,
-                                   **extra}, duration=50.0) for _, extra in cases])
+    results = r.many_with_drives([dict(params={"start_moving": 0, "solver_rtol": 1e-10, "solver_atol": 1e-10,
+                                               **extra}, duration=50.0) for _, extra in cases])
     rows = []
-    for (name, _), cols in zip(cases, results):
+    for (name, _), (run_cols, cols) in zip(cases, results):
+        if "error" in cols:
+            rows.append([name, "fails: " + cols["error"][:60], "", "", "", *dev_cells(r, run_cols)])
+            continue
         t = cols["t_s"]
         saturated = [max(abs(cols[f"saturated{i}"][k]) for i in (1, 2, 3)) for k in range(len(t))]
         last_sat = max((t[k] for k in range(len(t)) if saturated[k] != 0), default=0.0)
-        # Wheel-speed overshoot past the reference after leaving saturation, in % of |ω_ref|.
-        over = 0.0
+        # Wheel-speed overshoot past the reference in the first second, in % of |ω_ref|: which
+        # wheel and when (a wheel with a small reference can pass it while the others saturate).
+        over = (0.0, 0, 0.0)
         for i in (1, 2, 3):
             w, ref = cols[f"omega{i}_rad_per_s"], cols[f"omega_ref{i}_rad_per_s"]
             for k in range(len(t)):
                 if 0 < t[k] <= 1.0 and ref[k] != 0 and (w[k] - ref[k]) * math.copysign(1, ref[k]) > 0:
-                    over = max(over, 100 * abs(w[k] - ref[k]) / abs(ref[k]))
+                    over = max(over, (100 * abs(w[k] - ref[k]) / abs(ref[k]), i, t[k]))
         # Settling: last time a wheel speed is off its reference by more than 1 %.
         settle = 0.0
         for k in range(len(t)):
@@ -246,9 +328,9 @@ def study_transient(r):
                 w, ref = cols[f"omega{i}_rad_per_s"][k], cols[f"omega_ref{i}_rad_per_s"][k]
                 if abs(w - ref) > 0.01 * max(abs(ref), 1.0):
                     settle = max(settle, t[k])
-        rows.append([name, g(peak_wheels(cols, "i", "_A")), f"{last_sat:.2f}", f"{over:.1f} %", f"{settle:.2f}",
-                     *dev_cells(r, cols)])
-    table(["anti-windup", "peak \\|i\\| [A]", "saturated until [s] (output grid)", "speed overshoot",
+        rows.append([name, peak_cell(cols, "i", "_A"), f"{last_sat:.3f}",
+                     f"{over[0]:.2g} % (wheel {over[1]} at {when(over[2])})", f"{settle:.3f}", *dev_cells(r, run_cols)])
+    table(["anti-windup", "peak \\|i\\| [A]", "saturated until [s]", "speed overshoot",
            "settled to 1 % [s]", "offset \\|ΔX\\| [m]", "\\|ΔY\\| [m]", "\\|Δφ\\| [rad]"], rows)
 
 
@@ -352,7 +434,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="cosim-study-") as tmp:
         work = args.out or tmp
         os.makedirs(work, exist_ok=True)
-        r = Runner(args.bin, work)
+        r = Runner(args.bin, work, keep=bool(args.out))
         if "gains" in studies:
             study_gains(r, 1e-10)
         if "start" in studies:
