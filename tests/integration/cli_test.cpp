@@ -106,6 +106,19 @@ TEST_F(CliTest, ALinkWhereARunFileGoesIsRefusedNotWrittenThrough) {
   }
 }
 
+// --params is found as --param model= is: the current folder, then the scenes root.
+TEST_F(CliTest, AParameterFileIsAlsoLookedForUnderTheScenesRoot) {
+  auto p = run("cosim-dynamics", {"--backend", "robotino", "--params", "robotino/params/seed000.params", "--channel",
+                                  "none", "--duration", "0.1", "--out", run_dir().string()});
+  ASSERT_EQ(finish(*p, "cosim-dynamics", 30), 0) << p->err();
+  EXPECT_TRUE(contains(read_file(run_dir() / "run.json"), "robotino/params/seed000.params")) << "the file's origin";
+  auto missing = run("cosim-dynamics", {"--params", "nowhere.params", "--channel", "none", "--out",
+                                        (tmp_.path() / "missing").string()});
+  EXPECT_EQ(finish(*missing, "cosim-dynamics", 30), util::kExitBadInput);
+  EXPECT_TRUE(contains(missing->err(), "--params nowhere.params: no parameter file at ")) << missing->err();
+  EXPECT_TRUE(contains(missing->err(), " nor ")) << "both places named: " << missing->err();
+}
+
 TEST_F(CliTest, BadSceneGivesFileAndLineFromBothSides) {
   const auto scene = tmp_.path() / "scene";
   std::filesystem::copy(kScenesDir / "robotino", scene, std::filesystem::copy_options::recursive);

@@ -13,6 +13,20 @@ std::filesystem::path scenes_root() {
   return (platform::executable_path().parent_path() / ".." / "share" / "cosim" / "scenes").lexically_normal();
 }
 
+std::vector<std::filesystem::path> input_file_candidates(const std::filesystem::path& given, bool shipped) {
+  if (given.is_absolute()) return {given};
+  if (shipped) return {scenes_root() / given};
+  return {std::filesystem::absolute(given), scenes_root() / given};
+}
+
+std::optional<std::filesystem::path> find_input_file(const std::filesystem::path& given, bool shipped) {
+  std::error_code ec;
+  for (const std::filesystem::path& candidate : input_file_candidates(given, shipped)) {
+    if (std::filesystem::is_regular_file(candidate, ec)) return candidate.lexically_normal();
+  }
+  return std::nullopt;
+}
+
 std::filesystem::path find_default_scene(std::string_view name) {
   const bool from_env = std::getenv("COSIM_SCENES_DIR") != nullptr && *std::getenv("COSIM_SCENES_DIR") != '\0';
   if (name.empty()) {

@@ -124,8 +124,21 @@ void DynamicsRun::prepare() {
   channel_ = protocol::parse_channel_spec(options_.channel);  // a bad --channel is bad input, said now
 
   const BackendEntry* entry = &find_backend(options_.backend);
-  const std::filesystem::path* file = options_.params_file ? &*options_.params_file : nullptr;
-  params_ = std::make_unique<Params>(Params::resolve(entry->name, entry->param_specs(), file, options_.param_overrides));
+  // A parameter file is looked for as a model file is: as given, then under the scenes root
+  // (scenes/robotino/params/seed000.params from anywhere).
+  std::optional<std::filesystem::path> params_file;
+  if (options_.params_file) {
+    params_file = scene::find_input_file(*options_.params_file);
+    if (!params_file) {
+      std::string places;
+      for (const auto& candidate : scene::input_file_candidates(*options_.params_file)) {
+        places += (places.empty() ? "" : " nor ") + platform::utf8(candidate);
+      }
+      throw util::BadInputError("--params " + platform::utf8(*options_.params_file) + ": no parameter file at " + places);
+    }
+  }
+  params_ = std::make_unique<Params>(Params::resolve(entry->name, entry->param_specs(),
+                                                     params_file ? &*params_file : nullptr, options_.param_overrides));
   backend_ = entry->make(*params_, 0.0);
   notes_.push_back("backend " + backend_->name() + " (model " + backend_->model_name() +
                    (backend_->model_file().empty() ? "" : " from " + backend_->model_file()) + "), " +

@@ -200,6 +200,22 @@ const std::string& Params::get_text(std::string_view key) const {
   return *found.text;
 }
 
+bool Params::is_default(std::string_view key) const { return entry(key).origin == "default"; }
+
+std::filesystem::path Params::input_file(std::string_view key, std::string_view what, Candidates candidates) const {
+  const std::string& text = get_text(key);
+  const std::string name(key);
+  if (text.empty()) throw ParamError("parameter '" + name + "' is empty: give the " + std::string(what) + "'s path");
+  const std::vector<std::filesystem::path> tried = candidates(std::filesystem::path(text), is_default(key));
+  std::error_code ec;
+  for (const std::filesystem::path& candidate : tried) {
+    if (std::filesystem::is_regular_file(candidate, ec)) return candidate.lexically_normal();
+  }
+  std::string places;
+  for (const std::filesystem::path& candidate : tried) places += (places.empty() ? "" : " nor ") + candidate.string();
+  throw ParamError("parameter '" + name + "' = '" + text + "': no " + std::string(what) + " at " + places);
+}
+
 const Params::Entry& Params::entry(std::string_view key) const {
   for (const Entry& entry : entries_) {
     if (entry.key == key) return entry;

@@ -98,36 +98,6 @@ std::string time_text(double t_s) {
   return text;
 }
 
-bool is_default(const Params& params, std::string_view key) {
-  for (const Params::Entry& entry : params.entries()) {
-    if (entry.key == key) return entry.origin == "default";
-  }
-  return false;
-}
-
-// A file named by a text parameter: absolute as given; relative, the current folder first, then
-// the scenes root; the default only under the scenes root (where the repo ships it).
-fs::path resolve_input(const Params& params, const std::string& key, const char* what) {
-  const std::string& text = params.get_text(key);
-  if (text.empty()) throw ParamError("parameter '" + key + "' is empty: give the " + what + "'s path");
-  const fs::path path(text);
-  std::vector<fs::path> tried;
-  if (path.is_absolute()) {
-    tried = {path};
-  } else if (is_default(params, key)) {
-    tried = {scene::scenes_root() / path};
-  } else {
-    tried = {fs::absolute(path), scene::scenes_root() / path};
-  }
-  std::error_code ec;
-  for (const fs::path& candidate : tried) {
-    if (fs::is_regular_file(candidate, ec)) return candidate.lexically_normal();
-  }
-  std::string places;
-  for (const fs::path& candidate : tried) places += (places.empty() ? "" : " nor ") + candidate.string();
-  throw ParamError("parameter '" + key + "' = '" + text + "': no " + what + " at " + places);
-}
-
 LoadedMujocoModel load_model(const fs::path& file) {
   install_mujoco_handlers();
   LoadedMujocoModel loaded;
@@ -212,9 +182,10 @@ std::span<const ParamSpec> mujoco_param_specs() {
 }
 
 std::unique_ptr<Backend> make_mujoco_backend(const Params& params, double t0_s) {
-  const fs::path model = resolve_input(params, "model", "model file");
-  const fs::path reference =
-      params.get_text("trajectory").empty() ? fs::path() : resolve_input(params, "trajectory", "reference CSV");
+  const fs::path model = params.input_file("model", "model file", &scene::input_file_candidates);
+  const fs::path reference = params.get_text("trajectory").empty()
+                                 ? fs::path()
+                                 : params.input_file("trajectory", "reference CSV", &scene::input_file_candidates);
   return std::make_unique<MujocoBackend>(model, reference, t0_s);
 }
 

@@ -5,8 +5,10 @@
 /// dynamics), under one scenes root (docs/scenes.md "Finding scenes").
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace cosim::scene {
 
@@ -19,6 +21,16 @@ std::filesystem::path scenes_root();
 /// (bad input, exit 2) naming the folder tried and how to choose another (--scene,
 /// COSIM_SCENES_DIR) otherwise, or for an empty name.
 std::filesystem::path find_default_scene(std::string_view name);
+
+/// Where a file a user names for a run is looked for (a parameter file, a model, a reference
+/// CSV): absolute as given; relative, the current folder first, then scenes_root(); a path
+/// the program ships (`shipped`: a default) only under scenes_root(). The places in that
+/// order; the first regular file among them is the one.
+std::vector<std::filesystem::path> input_file_candidates(const std::filesystem::path& given, bool shipped = false);
+
+/// The first regular file of input_file_candidates(given, shipped), normalised; nullopt if
+/// none (say the candidates in the error).
+std::optional<std::filesystem::path> find_input_file(const std::filesystem::path& given, bool shipped = false);
 
 /// The scene folder name of a model: "Robotino" -> "robotino" (ASCII lowercase).
 std::string scene_name_of_model(std::string_view model);

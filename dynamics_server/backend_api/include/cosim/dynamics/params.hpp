@@ -73,6 +73,14 @@ class Params {
   const std::string& get_text(std::string_view key) const;
   /// Index of a switch's value (a key declared with choices): 0, 1, …
   std::size_t get_choice(std::string_view key) const;
+  /// True while a key holds its declared default (neither the file nor an override set it).
+  bool is_default(std::string_view key) const;
+  /// The file a text parameter names: the first regular file among `candidates(text,
+  /// is_default(key))` (scene::input_file_candidates: as given, the current folder, the scenes
+  /// root), normalised. Throws ParamError "parameter 'KEY' = 'TEXT': no WHAT at A nor B", or
+  /// for an empty text.
+  using Candidates = std::vector<std::filesystem::path> (*)(const std::filesystem::path& given, bool shipped);
+  std::filesystem::path input_file(std::string_view key, std::string_view what, Candidates candidates) const;
 
   /// One resolved value and where it came from.
   struct Entry {
