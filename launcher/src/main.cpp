@@ -56,13 +56,14 @@ int main(int argc, char** argv) {
   app.add_flag("-v,--verbose", options.verbose, "say which processes start, with their pids");
   // cosim-visual's options, passed on; those with a fixed set of values are checked here too, so
   // that a typo is reported before anything starts (cosim-visual checks --size).
-  std::string camera, size, video, screenshot_every, speed, inset;
+  std::string camera, size, video, screenshot_every, speed, inset, hud;
   bool hold = false, no_hold = false, contact = false;
   const std::string viewer = "Viewer (cosim-visual)";
   cosim::protocol::add_camera_option(app, camera)->group(viewer);
   app.add_option("--size", size, "window or video size WIDTHxHEIGHT [px] (default 1280x720)")->group(viewer);
   cosim::protocol::add_speed_option(app, speed)->group(viewer);
   cosim::protocol::add_inset_option(app, inset)->group(viewer);
+  cosim::protocol::add_hud_option(app, hud)->group(viewer);
   auto* hold_flag = app.add_flag("--hold", hold, "window stays open after the run (default when started from a terminal)")
                         ->group(viewer);
   app.add_flag("--no-hold", no_hold, "window closes at the end of the run")->group(viewer)->excludes(hold_flag);
@@ -72,7 +73,7 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber)
       ->group(viewer);
   app.footer("-- ARGS...: anything after -- goes to cosim-dynamics (e.g. -- --report-timeout 30).\n"
-             "Exit code: 130 after an interrupt, else the first failing side's (cosim-dynamics first), else 0.\n" +
+             "Exit code: 130 after an interrupt, else that of the side that failed first, else 0.\n" +
              cosim::protocol::channel_help());
   if (const int code = cosim::util::parse_command_line(app, std::vector<std::string>(args.begin(), dashes));
       code >= 0) {
@@ -82,6 +83,7 @@ int main(int argc, char** argv) {
                                     {"--size", size},
                                     {"--speed", speed},
                                     {"--inset", inset},
+                                    {"--hud", hud},
                                     {"--video", video},
                                     {"--screenshot-every", screenshot_every}}) {
     if (!value.empty()) options.visual_options.insert(options.visual_options.end(), {name, value});

@@ -339,7 +339,7 @@ TEST_F(VisualTest, TheLauncherPassesViewerOptionsOnAndWarnsOfFreeMode) {
   Process cosim(kBinDir / "cosim",
                 {"--backend", "kinematic", "--duration", "2", "--fps", "30", "--mode", "free", "--out",
                  run_dir().string(), "--size", "320x180", "--camera", "overview", "--screenshot-every", "1",
-                 "--no-hold"},
+                 "--no-hold", "--hud", "off"},
                 tmp_.path() / "cosim");
   ASSERT_EQ(finish(cosim, "cosim"), 0) << cosim.err();
   const std::string err = cosim.err();
@@ -347,6 +347,7 @@ TEST_F(VisualTest, TheLauncherPassesViewerOptionsOnAndWarnsOfFreeMode) {
       << err;
   EXPECT_TRUE(std::regex_search(err, std::regex(R"(cosim-visual showed \d+ of 60 frames \(\d+ skipped)"))) << err;
   EXPECT_NE(read_file(run_dir() / "visual.log").find("window shown, 320x180, camera overview"), std::string::npos);
+  EXPECT_NE(read_file(run_dir() / "visual.log").find(", HUD off"), std::string::npos) << "--hud reached cosim-visual";
   // --screenshot-every and --size reached cosim-visual: PNGs of 320x180 (IHDR width, height).
   int shots = 0;
   for (const auto& entry : std::filesystem::directory_iterator(run_dir() / "screenshots")) {

@@ -294,9 +294,7 @@ int main(int argc, char** argv) {
   app.add_option("--screenshot-every", options.screenshot_every, "PNG of every Nth frame into DIR/screenshots/")
       ->check(CLI::NonNegativeNumber);
   cosim::protocol::add_camera_option(app, options.camera)->capture_default_str();
-  app.add_option("--hud", hud, "on | off: sim time, frame, render rate, frames skipped, probe position")
-      ->check(CLI::IsMember({"on", "off"}))
-      ->capture_default_str();
+  cosim::protocol::add_hud_option(app, hud)->capture_default_str();
   auto* hold_option = app.add_flag("--hold,!--no-hold", options.hold,
                                    "window: stay open after the run until closed (default: when started from a "
                                    "terminal)");

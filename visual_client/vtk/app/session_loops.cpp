@@ -503,7 +503,8 @@ void interactive_loop(const VisualOptions& options, const scene::SceneModel& sce
   prime_seek(options, replay, scene, viewer);
   interactor->Initialize();
   log.info("window shown, " + std::to_string(options.width) + "x" + std::to_string(options.height) + ", camera " +
-           camera_mode_name(viewer.camera_mode()) + ", speed " + playback.speed_text());
+           camera_mode_name(viewer.camera_mode()) + ", speed " + playback.speed_text() + ", HUD " +
+           (options.hud ? "on" : "off"));
 
   const auto start = Clock::now();
   std::thread worker(session_thread, std::ref(session), replay, std::ref(handoff));

@@ -52,6 +52,11 @@ inline CLI::Option* add_camera_option(CLI::App& app, std::string& camera) {
 }
 
 /// --inset on | off.
+inline CLI::Option* add_hud_option(CLI::App& app, std::string& hud) {
+  return app.add_option("--hud", hud, "on | off: sim time, frame, render rate, frames skipped, probe position")
+      ->check(CLI::IsMember({"on", "off"}));
+}
+
 inline CLI::Option* add_inset_option(CLI::App& app, std::string& inset) {
   return app.add_option("--inset", inset, "on | off: with the follow camera, a top view of the robot's whole path in a corner")
       ->check(CLI::IsMember({"on", "off"}));
