@@ -106,6 +106,24 @@ TEST_F(MujocoTest, ASchemaErrorNamesTheIncludedFileAndThisMujoco) {
   EXPECT_THAT(param_error([&] { MujocoBackend(broken, {}, 0.0); }), ::testing::Not(HasSubstr("cosim uses MuJoCo")));
 }
 
+// The model file's own limits, before and inside MuJoCo's parser: its size (16 MiB, checked
+// before MuJoCo reads it) and its nesting (TinyXML2's own limit, 500: 60 000 nested bodies
+// are one error line, not a stack overflow).
+TEST_F(MujocoTest, AnOversizedOrDeeplyNestedModelIsOneErrorLine) {
+  const auto big = write("big.xml", mjcf(kHinge) + "<!--" + std::string(16u << 20, 'x') + "-->");
+  EXPECT_THAT(param_error([&] { MujocoBackend(big, {}, 0.0); }),
+              HasSubstr("model file '" + big.string() + "' is " + std::to_string(std::filesystem::file_size(big)) +
+                        " bytes; the limit is 16777216"));
+  std::string deep = "<mujoco model=\"Arm\"><worldbody>";
+  for (int i = 0; i < 60000; ++i) deep += "<body>";
+  for (int i = 0; i < 60000; ++i) deep += "</body>";
+  deep += "</worldbody></mujoco>";
+  const std::string message = param_error([&] { MujocoBackend(write("deep.xml", deep), {}, 0.0); });
+  EXPECT_THAT(message, HasSubstr("deep.xml: MuJoCo cannot load it: "));
+  EXPECT_THAT(message, HasSubstr("nesting is too deep"));
+  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+}
+
 TEST_F(MujocoTest, ANonFiniteInitialStateIsRefusedNamingTheKeyframeAndTheValue) {
   // MuJoCo loads these; the first frame then failed as "internal error" (NaN) or exit 5 (inf).
   const auto keyed = [&](const std::string& name, const std::string& key) {
