@@ -10,6 +10,7 @@
 #endif
 #include "cosim/dynamics/omniwheel/omniwheel_backend.hpp"
 #include "cosim/dynamics/robotino/robotino_backend.hpp"
+#include "cosim/dynamics/trajectory/trajectory_backend.hpp"
 #include "cosim/util/errors.hpp"
 
 namespace cosim::dynamics::registry {
@@ -50,6 +51,12 @@ constexpr BackendEntry kRegistry[] = {
      "-1/16 reducers, PID wheel-speed control on the rose; a DAE solved with SUNDIALS IDA (seed 000 §3-4)",
      "robotino", {.dynamics = true, .energy_balance = true},
      &robotino_common::robotino_param_specs, &robotino::make_robotino_backend},
+    {"trajectory",
+     "Plays a joint CSV (t_s, then one column per scene joint) for any XML, URDF or MJCF scene, linear or "
+     "cubic, optionally looping; outputs the joint rates; by default the Robotino on a circle (--param "
+     "trajectory=CSV; another model needs --scene)",
+     "robotino", {.dynamics = false, .energy_balance = false},
+     &trajectory::trajectory_param_specs, &trajectory::make_trajectory_backend},
 };
 
 }  // namespace

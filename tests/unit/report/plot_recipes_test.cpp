@@ -46,6 +46,7 @@ const std::map<std::string, std::pair<Plots, Plots>> kExpected{
      {{"path", "virtual_minus_dynamic", "delay_histogram", "contact_trail", "contact", "contact_forces"},
       {"difference"}}},
     {"robotino", {{"path", "virtual_minus_dynamic", "deviation", "delay_histogram"}, {}}},
+    {"trajectory", {{"path", "virtual_minus_dynamic", "delay_histogram"}, {}}},
 };
 
 TEST(PlotRecipes, EachBackendsRunsGetTheirPlots) {
