@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <numbers>
 #include <string>
 #include <vector>
 
@@ -218,8 +219,10 @@ TEST_F(TrajectoryBackendTest, EachBadCsvIsOneClearError) {
   EXPECT_THAT(refusal("time,A/x\n0,0\n1,1\n"), HasSubstr("bad.csv:1: the header must be 't_s,<Model/joint>,...'"));
   EXPECT_THAT(refusal("t_s\n0\n1\n"), HasSubstr("bad.csv:1: the header must be"));
   EXPECT_THAT(refusal("t_s,A/x,A/x\n0,0,0\n1,1,1\n"), HasSubstr("bad.csv:1: column 'A/x' given twice"));
-  EXPECT_THAT(param_error([] { (void)make({"trajectory=/nonexistent/traj.csv"}); }),
-              HasSubstr("parameter 'trajectory' = '/nonexistent/traj.csv': no trajectory CSV at /nonexistent/traj.csv"));
+  // An absolute path on every system (on Windows "/x" is relative to the drive).
+  const std::string missing = (dir_ / "nonexistent" / "traj.csv").string();
+  EXPECT_THAT(param_error([&] { (void)make({"trajectory=" + missing}); }),
+              HasSubstr("parameter 'trajectory' = '" + missing + "': no trajectory CSV at " + missing));
 }
 
 TEST_F(TrajectoryBackendTest, TheDefaultDrivesTheRobotinoOnItsCircle) {
@@ -229,8 +232,8 @@ TEST_F(TrajectoryBackendTest, TheDefaultDrivesTheRobotinoOnItsCircle) {
   b->advance_to(5.0);  // a quarter of the 1 m circle (20 s): x = r, y = r
   EXPECT_NEAR(b->joint_values()[b->joint_index("Robotino/x")], 0.5, 1e-8);
   EXPECT_NEAR(b->joint_values()[b->joint_index("Robotino/y")], 0.5, 1e-8);
-  EXPECT_NEAR(b->joint_values()[b->joint_index("Robotino/phi")], M_PI / 2, 1e-8);
-  EXPECT_NEAR(b->outputs()[b->output_index("Robotino/phi_rate_per_s")], 2 * M_PI / 20, 1e-8);
+  EXPECT_NEAR(b->joint_values()[b->joint_index("Robotino/phi")], std::numbers::pi / 2, 1e-8);
+  EXPECT_NEAR(b->outputs()[b->output_index("Robotino/phi_rate_per_s")], 2 * std::numbers::pi / 20, 1e-8);
 }
 
 }  // namespace
