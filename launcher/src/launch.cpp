@@ -177,6 +177,7 @@ std::vector<std::string> dynamics_args(const LaunchOptions& options, const std::
   for (const std::string& folder : options.package_path) args.insert(args.end(), {"--package-path", folder});
   if (!options.params.empty()) args.insert(args.end(), {"--params", options.params});
   for (const std::string& override : options.param_overrides) args.insert(args.end(), {"--param", override});
+  for (const std::string& probe : options.probes) args.insert(args.end(), {"--probe", probe});
   args.insert(args.end(), options.dynamics_args.begin(), options.dynamics_args.end());
   return args;
 }

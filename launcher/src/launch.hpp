@@ -21,6 +21,7 @@ struct LaunchOptions {
   std::string rate = "1";  ///< realtime mode: sim seconds per wall second
   std::string params;      ///< backend parameter file; empty: none
   std::vector<std::string> param_overrides;  ///< key=value, each passed on as --param (beats the file)
+  std::vector<std::string> probes;           ///< probes to compare, each passed on as --probe; empty: all
   std::string channel;     ///< empty: a private one (make_private_channel), removed at the end
   std::string out;         ///< run folder; empty: a new runs/<UTC time>-<backend> in the current folder
   bool recorder = false;   ///< the visual side is cosim-recorder even when cosim-visual is built
@@ -31,8 +32,8 @@ struct LaunchOptions {
   std::vector<std::string> visual_options;
 };
 
-/// Runs both sides and the report; returns the exit code: 130 if interrupted, else the first
-/// non-zero exit code of cosim-dynamics, then the visual side, else 0. Throws
+/// Runs both sides and the report; returns the exit code: 130 if interrupted, else that of the
+/// side that failed first (the other only followed it), else 0. Throws
 /// util::CosimError (bad options, a folder that cannot be made, a program that cannot start).
 int launch(const LaunchOptions& options);
 

@@ -48,6 +48,7 @@ int main(int argc, char** argv) {
   cosim::protocol::add_rate_option(app, options.rate)->capture_default_str();
   app.add_option("--params", options.params, "backend parameter file");
   app.add_option("--param", options.param_overrides, "backend parameter key=value (repeatable; beats --params)");
+  cosim::protocol::add_probe_option(app, options.probes);
   app.add_option("--channel", options.channel,
                  "channel between the two sides, as cosim-dynamics takes it (default: a private one, removed at "
                  "the end)");

@@ -189,12 +189,15 @@ TEST_F(LauncherTest, RefusesAChannelThatCannotJoinTwoProcesses) {
 
 TEST_F(LauncherTest, PassesBackendParametersOnToTheDynamics) {
   auto cosim = start_cosim({"--recorder", "--backend", "mecanum3vw", "--duration", "0.2", "--param", "path=eight",
-                            "--param", "kp_per_s=25", "--out", run_dir().string()});
+                            "--param", "kp_per_s=25", "--probe", "Mecanum3/nose", "--out", run_dir().string()});
   ASSERT_EQ(finish(*cosim, "cosim", 60), 0) << cosim->err();
   const auto json = read_run_json(run_dir());
   EXPECT_EQ(json.get<double>("parameters.path.value"), 1.0);
   EXPECT_EQ(json.get<std::string>("parameters.path.origin"), "cli");
   EXPECT_EQ(json.get<double>("parameters.kp_per_s.value"), 25.0);
+  // --probe too: only that probe compared (the scene has two).
+  EXPECT_TRUE(read_file(run_dir() / "run.json").find("\"probe_names\": [\"Mecanum3/nose\"]") != std::string::npos)
+      << read_file(run_dir() / "run.json");
 }
 
 TEST_F(LauncherTest, EveryBackendRunsEndToEndWithItsSceneAndTheProbesAgree) {

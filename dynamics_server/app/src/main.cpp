@@ -99,7 +99,7 @@ int main(int argc, char** argv) {
   app.add_option("--channel", options.channel, cosim::protocol::valid_channel_forms())->capture_default_str();
   app.footer(cosim::protocol::channel_help());
   app.add_option("--out", out_dir, "run folder (default runs/<UTC time>-<backend>)");
-  app.add_option("--probe", options.probes, "probe to compare (repeatable; default: every probe of the scene)");
+  cosim::protocol::add_probe_option(app, options.probes);
   app.add_option("--open-timeout", open_timeout_s, "seconds to wait for the visual side to connect")
       ->check(cosim::util::finite_range(0, 86400))
       ->capture_default_str();

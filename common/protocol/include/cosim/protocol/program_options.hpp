@@ -6,6 +6,7 @@
 /// before anything starts, and forwards the text as given. (Header-only: CLI11 is headers.)
 
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -52,6 +53,13 @@ inline CLI::Option* add_camera_option(CLI::App& app, std::string& camera) {
 }
 
 /// --inset on | off.
+/// --probe: a probe of the scene to compare and follow (repeatable).
+inline CLI::Option* add_probe_option(CLI::App& app, std::vector<std::string>& probes) {
+  return app.add_option("--probe", probes,
+                        "probe to compare, scoped as the scene names it (repeatable; the first drives the HUD, "
+                        "the follow camera and the report; default: every probe of the scene)");
+}
+
 inline CLI::Option* add_hud_option(CLI::App& app, std::string& hud) {
   return app.add_option("--hud", hud, "on | off: sim time, frame, render rate, frames skipped, probe position")
       ->check(CLI::IsMember({"on", "off"}));
