@@ -830,17 +830,22 @@ WrittenReport write_report(const fs::path& run_dir, const RunFacts& f, int w, in
   md << "| frames sent | " << f.frames_sent << " |\n| probe reports | " << f.reports << " |\n";
   md << "| frames skipped by the visual side | " << f.frames_skipped << " |\n| realtime overruns | " << f.overruns
      << " |\n\n";
-  md << "| quantity | count | p50 | p99 | max |\n|---|---|---|---|---|\n";
-  const auto row = [&](const char* name, const util::Summary& s) {
-    md << "| " << name << " | " << s.count << " | " << util::format("%.9g", s.p50) << " | " << util::format("%.9g", s.p99) << " | "
-       << util::format("%.9g", s.max) << " |\n";
-  };
-  row("delay_frames", f.delay_frames);
-  row("delay_sim_s", f.delay_sim_s);
-  row("rtt_us", f.rtt_us);
-  row("diff_same_time_m", f.diff_same_time_m);
-  row("diff_at_arrival_m", f.diff_at_arrival_m);
-  md << "\n";
+  if (f.frames_sent == 0) {
+    // A table of nan in every cell says nothing: there was no one to measure against.
+    md << "No visual side in this run (no frame was sent: `--channel none`): no delays or probe differences.\n\n";
+  } else {
+    md << "| quantity | count | p50 | p99 | max |\n|---|---|---|---|---|\n";
+    const auto row = [&](const char* name, const util::Summary& s) {
+      md << "| " << name << " | " << s.count << " | " << util::format("%.9g", s.p50) << " | "
+         << util::format("%.9g", s.p99) << " | " << util::format("%.9g", s.max) << " |\n";
+    };
+    row("delay_frames", f.delay_frames);
+    row("delay_sim_s", f.delay_sim_s);
+    row("rtt_us", f.rtt_us);
+    row("diff_same_time_m", f.diff_same_time_m);
+    row("diff_at_arrival_m", f.diff_at_arrival_m);
+    md << "\n";
+  }
   if (f.has_reference && f.reference_rows == 0) {
     md << "The run is shorter than the initial transient (" << util::format("%g", kTransient_s)
        << " s): no deviation from the reference to show.\n\n";
@@ -875,7 +880,7 @@ WrittenReport write_report(const fs::path& run_dir, const RunFacts& f, int w, in
   for (const auto& png : written.pngs) {
     md << "![" << png.stem().string() << "](plots/" << png.filename().string() << ")\n\n";
   }
-  if (!have_reports) md << "No probe reports in this run (no visual side): no delay plots.\n";
+  if (!have_reports && f.frames_sent > 0) md << "No probe reports in this run: no delay plots.\n";
   md.close();
   if (!md) throw util::OutputError(platform::utf8(run_dir / "report.md") + ": cannot write (disk full?)");
   return written;

@@ -184,6 +184,21 @@ TEST_F(LoopTest, ReportOfAMissingRunFolderSaysWhat) {
   EXPECT_NE(report.err().find("nope"), std::string::npos) << report.err();
 }
 
+// A run without a visual side (--channel none) has no delays or differences: the report
+// says so instead of a table of nan in every cell.
+TEST_F(LoopTest, ReportOfARunWithoutAVisualSideSaysSoInsteadOfNan) {
+  Process dynamics(kBinDir / "cosim-dynamics",
+                   {"--backend", "kinematic", "--channel", "none", "--duration", "1", "--out", run_dir().string(),
+                    "--progress", "never"},
+                   tmp_.path() / "dynamics");
+  ASSERT_EQ(finish(dynamics, "cosim-dynamics", 30), 0) << dynamics.err();
+  Process report(kBinDir / "cosim-report", {run_dir().string()}, tmp_.path() / "report");
+  ASSERT_EQ(finish(report, "cosim-report", 60), 0) << report.err();
+  const std::string md = read_file(run_dir() / "report.md");
+  EXPECT_NE(md.find("No visual side in this run"), std::string::npos) << md;
+  EXPECT_EQ(md.find("nan"), std::string::npos) << md;
+}
+
 TEST_F(LoopTest, ReportOfTwoOmniWheelRunsDrawsTheContactAndTheirDifference) {
   // Seed 004's bench with each contact tracker (standalone runs, no visual side), then
   // cosim-report on one with --compare the other: the contact plots, and the difference of
