@@ -130,11 +130,12 @@ void DynamicsRun::prepare() {
   if (options_.params_file) {
     params_file = scene::find_input_file(*options_.params_file);
     if (!params_file) {
-      std::string places;
+      std::vector<std::string> places;
       for (const auto& candidate : scene::input_file_candidates(*options_.params_file)) {
-        places += (places.empty() ? "" : " nor ") + platform::utf8(candidate);
+        places.push_back(platform::utf8(candidate));
       }
-      throw util::BadInputError("--params " + platform::utf8(*options_.params_file) + ": no parameter file at " + places);
+      throw util::BadInputError("--params " + platform::utf8(*options_.params_file) + ": no parameter file at " +
+                                util::join(places, " nor "));
     }
   }
   params_ = std::make_unique<Params>(Params::resolve(entry->name, entry->param_specs(),

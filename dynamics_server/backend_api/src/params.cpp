@@ -211,9 +211,10 @@ std::filesystem::path Params::input_file(std::string_view key, std::string_view 
   for (const std::filesystem::path& candidate : tried) {
     if (std::filesystem::is_regular_file(candidate, ec)) return candidate.lexically_normal();
   }
-  std::string places;
-  for (const std::filesystem::path& candidate : tried) places += (places.empty() ? "" : " nor ") + candidate.string();
-  throw ParamError("parameter '" + name + "' = '" + text + "': no " + std::string(what) + " at " + places);
+  std::vector<std::string> places;
+  for (const std::filesystem::path& candidate : tried) places.push_back(candidate.string());
+  throw ParamError("parameter '" + name + "' = '" + text + "': no " + std::string(what) + " at " +
+                   util::join(places, " nor "));
 }
 
 const Params::Entry& Params::entry(std::string_view key) const {

@@ -118,6 +118,18 @@ std::string dae_problem(const std::filesystem::path& file) {
   int brackets = 0;        // [ ] of a declaration's internal subset
   int depth = 0;
   std::array<char, 64 * 1024> chunk{};
+  // A quoted attribute or declaration value: true while `c` is part of one (its quotes too).
+  const auto quoted = [&](char c) {
+    if (quote != 0) {
+      if (c == quote) quote = 0;
+      return true;
+    }
+    if (c == '"' || c == '\'') {
+      quote = c;
+      return true;
+    }
+    return false;
+  };
   const auto ends_with = [&](std::string_view marker) {
     return tail.size() >= marker.size() && std::string_view(tail).substr(tail.size() - marker.size()) == marker;
   };
@@ -153,11 +165,7 @@ std::string dae_problem(const std::filesystem::path& file) {
           if (state == State::comment || state == State::cdata || state == State::instruction) tail.clear();
           break;
         case State::element:
-          if (quote != 0) {
-            if (c == quote) quote = 0;
-          } else if (c == '"' || c == '\'') {
-            quote = c;
-          } else if (c == '>') {
+          if (!quoted(c) && c == '>') {
             state = State::text;
             if (last != '/' && ++depth > kMaxDaeDepth) {
               return "elements nested deeper than " + std::to_string(kMaxDaeDepth) + " levels";
@@ -182,10 +190,8 @@ std::string dae_problem(const std::filesystem::path& file) {
           }
           break;
         case State::declaration:
-          if (quote != 0) {
-            if (c == quote) quote = 0;
-          } else if (c == '"' || c == '\'') {
-            quote = c;
+          if (quoted(c)) {
+            // inside a quoted value: nothing counts
           } else if (c == '[') {
             ++brackets;
           } else if (c == ']') {
