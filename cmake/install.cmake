@@ -5,6 +5,9 @@
 include(CMakePackageConfigHelpers)
 
 set(cosim_exported cosim_proto cosim_platform cosim_util cosim_wire cosim_protocol cosim_scene)
+if(COSIM_HAVE_MUJOCO)
+  list(APPEND cosim_exported cosim_mjcf)  # cosim::scene reads MuJoCo models through it
+endif()
 foreach(target IN LISTS cosim_exported)
   string(REPLACE "cosim_" "" export_name ${target})
   set_target_properties(${target} PROPERTIES EXPORT_NAME ${export_name})
@@ -12,7 +15,11 @@ endforeach()
 install(TARGETS ${cosim_exported} EXPORT cosimTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-foreach(layer platform util wire protocol scene)
+set(cosim_layers platform util wire protocol scene)
+if(COSIM_HAVE_MUJOCO)
+  list(APPEND cosim_layers mjcf)
+endif()
+foreach(layer IN LISTS cosim_layers)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/common/${layer}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 endforeach()
 install(FILES ${PROJECT_BINARY_DIR}/proto/gen/cosim/v1/cosim.pb.h ${PROJECT_SOURCE_DIR}/proto/cosim/v1/cosim.proto

@@ -11,6 +11,9 @@ namespace {
 
 // Keep this list sorted by name; kinds must not overlap (the first that accepts reads).
 constexpr std::array kReaders{
+#if COSIM_HAVE_MUJOCO
+    &kMjcfSceneReader,
+#endif
 #if COSIM_HAVE_URDF
     &kUrdfSceneReader,
 #endif

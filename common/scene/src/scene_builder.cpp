@@ -140,6 +140,21 @@ class ShapeCheck {
     axis(s.axis);
     resolution(s.resolution);
   }
+  void operator()(const TriangleMesh& s) const {
+    if (s.data == nullptr || s.data->triangles.empty()) fail(where_, what_ + ": a triangle mesh without triangles");
+    for (const Eigen::Vector3f& v : s.data->vertices_m) {
+      if (!v.allFinite()) fail(where_, what_ + ": a mesh vertex is not finite");
+    }
+    const auto count = static_cast<long long>(s.data->vertices_m.size());
+    for (const auto& t : s.data->triangles) {
+      for (const int i : t) {
+        if (i < 0 || i >= count) {
+          fail(where_, what_ + ": triangle vertex index " + std::to_string(i) + " is not in [0, " +
+                           std::to_string(count) + ")");
+        }
+      }
+    }
+  }
   void operator()(const Part& s) const {
     if (!s.file.is_absolute()) {
       fail(where_, what_ + ": mesh file " + s.file.string() + " must be an absolute path");
@@ -235,8 +250,13 @@ int SceneBuilder::add_joint(int parent_frame, JointSpec joint) {
   const int instance = check_frame(parent_frame, "joint", joint.name, where);
   check_name("joint", joint.name, name_at(joint.where));
   std::string name = instances_[static_cast<std::size_t>(instance)].path + "/";
-  if (!joint.group.empty()) {
-    check_name("joint group", joint.group, name_at(joint.where));
+  if (!joint.group.empty()) {  // itself scoped by '/' (a MuJoCo joint "Wheel_1/roller1")
+    for (std::size_t start = 0;;) {
+      const std::size_t slash = joint.group.find('/', start);
+      check_name("joint group", string_view(joint.group).substr(start, slash - start), name_at(joint.where));
+      if (slash == std::string::npos) break;
+      start = slash + 1;
+    }
     name += joint.group + "/";
   }
   name += joint.name;

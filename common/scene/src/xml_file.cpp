@@ -25,6 +25,27 @@ std::string read_scene_file(const std::filesystem::path& file) {
   return text;
 }
 
+std::string xml_root_element(const std::filesystem::path& file) {
+  constexpr std::size_t kHeadBytes = 64u << 10;
+  std::ifstream in(file, std::ios::binary);
+  std::string head(kHeadBytes, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
+  std::size_t at = head.rfind("\xEF\xBB\xBF", 0) == 0 ? 3 : 0;  // a UTF-8 byte order mark
+  for (;;) {
+    at = head.find('<', at);
+    if (at == std::string::npos || at + 1 >= head.size()) return {};
+    const char next = head[at + 1];
+    const char* end = next == '?' ? "?>" : head.compare(at, 4, "<!--") == 0 ? "-->" : next == '!' ? ">" : nullptr;
+    if (end == nullptr) break;
+    at = head.find(end, at + 2);
+    if (at == std::string::npos) return {};
+  }
+  const std::size_t name_end = head.find_first_of(" \t\r\n/>", at + 1);
+  if (name_end == std::string::npos) return {};
+  return head.substr(at + 1, name_end - at - 1);
+}
+
 XmlFile::XmlFile(std::filesystem::path file) : XmlFile(file, read_scene_file(file)) {}
 
 XmlFile::XmlFile(std::filesystem::path file, std::string text)

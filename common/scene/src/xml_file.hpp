@@ -23,6 +23,11 @@ inline constexpr int kMaxXmlDepth = 256;
 /// The whole of a scene file, at most kMaxXmlBytes; throws SceneError (unreadable, too large).
 std::string read_scene_file(const std::filesystem::path& file);
 
+/// The name of the first element of `file` ("mujoco", "project"), read from its first 64 KiB
+/// past the XML declaration, comments and a DOCTYPE; empty when there is none or the file
+/// cannot be read. How readers of .xml files tell theirs apart without parsing the whole file.
+std::string xml_root_element(const std::filesystem::path& file);
+
 class XmlFile {
  public:
   /// Reads and parses `file`; throws SceneError (unreadable, too large, malformed, not exactly

@@ -301,11 +301,15 @@ TEST(SceneBuilder, GroupsScopeTheFramesOfOneSourceJoint) {
   const int x = b.add_joint(1, {.name = "x", .group = "base", .drive = DriveType::prismatic,
                                 .axis_J = Vector3d::UnitX(), .driven = true});
   b.add_joint(x, {.name = "phi", .group = "base", .drive = DriveType::revolute, .driven = true});
-  EXPECT_EQ(rejection([&] { b.add_joint(1, {.name = "x", .group = "a/b"}); }),
-            "bad joint group name 'a/b': names are non-empty and contain no '/' (the builder scopes them)");
+  // A group may itself be scoped (a MuJoCo joint "Wheel_1/roller1"), each part a name.
+  b.add_joint(1, {.name = "roller1", .group = "Wheel_1/hub", .drive = DriveType::revolute, .driven = true});
+  EXPECT_EQ(rejection([&] { b.add_joint(1, {.name = "x", .group = "a//b"}); }),
+            "bad joint group name '': names are non-empty and contain no '/' (the builder scopes them)");
+  EXPECT_EQ(rejection([&] { b.add_joint(1, {.name = "x", .group = "a/"}); }),
+            "bad joint group name '': names are non-empty and contain no '/' (the builder scopes them)");
   const SceneModel m = std::move(b).build();
   EXPECT_EQ(std::vector<std::string>(m.joint_names().begin(), m.joint_names().end()),
-            (std::vector<std::string>{"Arm/a", "Arm/base/x", "Arm/base/phi"}));
+            (std::vector<std::string>{"Arm/a", "Arm/base/x", "Arm/base/phi", "Arm/Wheel_1/hub/roller1"}));
 }
 
 // Mesh scale per axis (a URDF <mesh scale>), each factor > 0; parts may also lie in folders
@@ -337,10 +341,10 @@ TEST(SceneBuilder, PartsScalePerAxisAndMayLieInMeshFolders) {
 
 // SceneModel::load chooses its reader by the kind of path; one it has none for is named, with
 // the kinds it accepts (URDF only in builds with urdfdom).
-constexpr std::string_view kAccepted =
-    COSIM_HAVE_URDF ? "; accepted: URDF (a .urdf file); XML scene (a scene folder holding projects/, or a project "
-                      ".xml file)"
-                    : "; accepted: XML scene (a scene folder holding projects/, or a project .xml file)";
+constexpr std::string_view kMjcfKind = COSIM_HAVE_MUJOCO ? "MuJoCo model (an .xml file whose root element is <mujoco>); " : "";
+constexpr std::string_view kUrdfKind = COSIM_HAVE_URDF ? "URDF (a .urdf file); " : "";
+const std::string kAccepted = "; accepted: " + std::string(kMjcfKind) + std::string(kUrdfKind) +
+                              "XML scene (a scene folder holding projects/, or a project .xml file)";
 
 TEST(SceneReaders, RefuseAFileOfAnotherKind) {
   const fs::path txt = fixtures_dir() / "not_a_scene.txt";

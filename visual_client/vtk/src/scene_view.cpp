@@ -252,6 +252,25 @@ class Builder {
     sweep->CappingOff();  // a full turn has no end faces; a closed profile closes the solid
     return transformed(run(sweep), axis_rotation(Eigen::Vector3d::UnitZ(), r.axis));
   }
+  vtkSmartPointer<vtkPolyData> make(const scene::TriangleMesh& t, const scene::Geometry&) {
+    auto points = vtkSmartPointer<vtkPoints>::New();
+    points->SetDataTypeToFloat();
+    points->SetNumberOfPoints(static_cast<vtkIdType>(t.data->vertices_m.size()));
+    for (std::size_t i = 0; i < t.data->vertices_m.size(); ++i) {
+      const Eigen::Vector3f& v = t.data->vertices_m[i];
+      points->SetPoint(static_cast<vtkIdType>(i), v.x(), v.y(), v.z());
+    }
+    auto polys = vtkSmartPointer<vtkCellArray>::New();
+    polys->AllocateExact(static_cast<vtkIdType>(t.data->triangles.size()), 3 * static_cast<vtkIdType>(t.data->triangles.size()));
+    for (const auto& tri : t.data->triangles) {
+      const vtkIdType ids[3] = {tri[0], tri[1], tri[2]};
+      polys->InsertNextCell(3, ids);
+    }
+    auto mesh = vtkSmartPointer<vtkPolyData>::New();
+    mesh->SetPoints(points);
+    mesh->SetPolys(polys);
+    return mesh;
+  }
   vtkSmartPointer<vtkPolyData> make(const scene::Part& p, const scene::Geometry& g) {
     const std::string key = p.file.string();
     if (auto it = meshes_.find(key); it != meshes_.end()) return scaled(it->second, p.scale);
@@ -333,7 +352,14 @@ SceneView::SceneView(const scene::SceneModel& scene) : scene_(scene) {
   std::vector<Prepared> shapes(scene.geometries().size());
   // Parts using the same file at the same scale share one prepared mesh.
   std::map<std::tuple<std::string, double, double, double>, Prepared> parts;
+  // Geometries sharing one TriangleMesh (a MuJoCo mesh used by several geoms) share it too.
+  std::map<const void*, Prepared> triangle_meshes;
   const auto prepared = [&](const scene::Geometry& g) {
+    if (const auto* mesh = std::get_if<scene::TriangleMesh>(&g.shape)) {
+      auto [it, added] = triangle_meshes.try_emplace(mesh->data.get());
+      if (added) it->second = prepare(builder.shape(g));
+      return it->second;
+    }
     const auto* part = std::get_if<scene::Part>(&g.shape);
     if (part == nullptr) return prepare(builder.shape(g));
     auto [it, added] = parts.try_emplace({part->file.string(), part->scale.x(), part->scale.y(), part->scale.z()});

@@ -13,7 +13,6 @@
 #include "cosim/dynamics/format_number.hpp"
 #include "cosim/scene/scene_locator.hpp"
 #include "cosim/util/text.hpp"
-#include "load_error.hpp"
 #include "mujoco_joints.hpp"
 #include "reference_csv.hpp"
 #include "robotino_controller.hpp"
@@ -24,7 +23,7 @@ namespace fs = std::filesystem;
 
 /// A loaded model and its joints, before the Backend base is built from the joint names.
 struct LoadedMujocoModel {
-  std::unique_ptr<mjModel, void (*)(mjModel*)> model{nullptr, &mj_deleteModel};
+  mjcf::ModelPtr model;
   JointMap joints;
   std::unique_ptr<RobotinoRoseController> controller;  // the controller the model asks for, if any
   std::string file;
@@ -34,8 +33,6 @@ namespace {
 
 /// The default model, under the scenes root (scenes/pendulum/ draws it).
 constexpr const char* kDefaultModel = "pendulum/mujoco/pendulum.xml";
-/// Largest MJCF or URDF file accepted [bytes], checked before MuJoCo reads it (STYLE 7).
-constexpr std::uintmax_t kMaxModelFileBytes = 16u << 20;
 // MuJoCo's own default is 2 ms and stiff models use 10-100 us; below 1 us a second of the
 // model is more than a million steps, which no frame should wait for.
 constexpr double kMinTimestep_s = 1e-6;
@@ -77,20 +74,6 @@ void install_mujoco_handlers() {
   (void)installed;
 }
 
-// MuJoCo's messages span lines; ours are one.
-std::string one_line(std::string_view text) {
-  std::string line;
-  for (const char c : text) {
-    if (c == '\n' || c == '\r') {
-      if (!line.empty() && line.back() != ' ') line += ' ';
-    } else {
-      line += c;
-    }
-  }
-  while (!line.empty() && line.back() == ' ') line.pop_back();
-  return line;
-}
-
 // A time for messages: k·h prints as 0.6, not 0.6000000000000001.
 std::string time_text(double t_s) {
   char text[32];
@@ -102,17 +85,10 @@ LoadedMujocoModel load_model(const fs::path& file) {
   install_mujoco_handlers();
   LoadedMujocoModel loaded;
   loaded.file = file.string();
-  std::error_code ec;
-  const auto size = fs::file_size(file, ec);
-  if (ec) throw ParamError("cannot read model file '" + loaded.file + "': " + ec.message());
-  if (size > kMaxModelFileBytes) {
-    throw ParamError("model file '" + loaded.file + "' is " + std::to_string(size) + " bytes; the limit is " +
-                     std::to_string(kMaxModelFileBytes));
-  }
-  char error[1000] = "";
-  loaded.model.reset(mj_loadXML(loaded.file.c_str(), nullptr, error, sizeof error));
-  if (!loaded.model) {
-    throw ParamError(loaded.file + ": MuJoCo cannot load it: " + explain_load_error(file, one_line(error)));
+  try {
+    loaded.model = mjcf::load_model(file);
+  } catch (const mjcf::ModelError& e) {
+    throw ParamError(e.what());
   }
   mjModel* m = loaded.model.get();
   if (!(m->opt.timestep > 0.0) || !std::isfinite(m->opt.timestep)) {
@@ -322,7 +298,7 @@ void MujocoBackend::check_step(double t_from_s) const {
   };
   for (const FatalWarning& w : kFatalWarnings) {
     if (d->warning[w.id].number > 0) {
-      fail(std::string("MuJoCo warning ") + w.name + " (" + one_line(mju_warningText(w.id, d->warning[w.id].lastinfo)) +
+      fail(std::string("MuJoCo warning ") + w.name + " (" + mjcf::one_line(mju_warningText(w.id, d->warning[w.id].lastinfo)) +
            "): " + w.consequence);
     }
   }

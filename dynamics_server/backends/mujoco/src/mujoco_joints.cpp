@@ -1,158 +1,56 @@
 #include "mujoco_joints.hpp"
 
-#include <algorithm>
 #include <cmath>
-#include <string_view>
 #include <numbers>
 
-#include "cosim/dynamics/mujoco/mujoco_backend.hpp"
+#include "cosim/dynamics/params.hpp"
 
 namespace cosim::dynamics::mujoco {
 namespace {
-
-constexpr const char* kFreeAxes[6] = {"x", "y", "z", "yaw", "pitch", "roll"};
-
-// The scene's name rule (docs/scenes.md "Names and scopes"): names become path segments.
-bool is_scene_name(std::string_view name) {
-  if (name.empty() || name.front() == '.' || name.front() == '-') return false;
-  for (const char c : name) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-                    c == '-' || c == '.';
-    if (!ok) return false;
-  }
-  return true;
-}
-
-// A joint name may be scoped like a scene joint, "Wheel_1/roller1": scene names joined by '/'.
-bool is_scoped_scene_name(std::string_view name) {
-  for (std::size_t start = 0;;) {
-    const std::size_t slash = name.find('/', start);
-    if (!is_scene_name(name.substr(start, slash - start))) return false;
-    if (slash == std::string_view::npos) return true;
-    start = slash + 1;
-  }
-}
-
-// The joints the model's <custom><text name="cosim.internal_joints"> lists (separated by
-// spaces or commas): simulated, but not scene joints. Each must be a joint of the model.
-std::vector<std::string> internal_joints(const mjModel* m, const std::string& file) {
-  std::vector<std::string> names;
-  const std::string list = model_text(m, kInternalJointsText);
-  std::size_t start = 0;
-  while ((start = list.find_first_not_of(" ,\t", start)) != std::string::npos) {
-    const std::size_t end = list.find_first_of(" ,\t", start);
-    names.push_back(list.substr(start, end - start));
-    if (mj_name2id(m, mjOBJ_JOINT, names.back().c_str()) < 0) {
-      throw ParamError(file + ": <custom> text '" + std::string(kInternalJointsText) + "' names joint '" +
-                       names.back() + "', which the model does not have");
-    }
-    start = end;
-  }
-  return names;
-}
-
-std::string body_name(const mjModel* m, int joint) {
-  const char* name = mj_id2name(m, mjOBJ_BODY, m->jnt_bodyid[joint]);
-  return name != nullptr && *name != '\0' ? "'" + std::string(name) + "'"
-                                          : "#" + std::to_string(m->jnt_bodyid[joint]);
-}
-
-// The joint's name, checked to be usable as a scene name.
-std::string joint_name(const mjModel* m, int joint, const std::string& file) {
-  const char* name = mj_id2name(m, mjOBJ_JOINT, joint);
-  if (name == nullptr || *name == '\0') {
-    throw ParamError(file + ": joint #" + std::to_string(joint) + " (in body " + body_name(m, joint) +
-                     ") has no name; name every joint: it becomes a scene joint");
-  }
-  if (!is_scoped_scene_name(name)) {
-    throw ParamError(file + ": joint name '" + std::string(name) +
-                     "' is not a scene name: use letters, digits, '_', '-', '.' (not first), scoped by '/'");
-  }
-  return name;
-}
 
 // Shortest signed difference a − b of two angles [rad], in [−π, π].
 double angle_difference(double a, double b) { return std::remainder(a - b, 2.0 * std::numbers::pi); }
 
 }  // namespace
 
-std::string model_text(const mjModel* m, const char* name) {
-  const int id = mj_name2id(m, mjOBJ_TEXT, name);
-  if (id < 0) return {};
-  return std::string(m->text_data + m->text_adr[id], static_cast<std::size_t>(m->text_size[id] > 0 ? m->text_size[id] - 1 : 0));
-}
-
-std::array<double, 3> yaw_pitch_roll_rad(const std::array<double, 4>& quat_wxyz) {
-  const double norm = std::sqrt(quat_wxyz[0] * quat_wxyz[0] + quat_wxyz[1] * quat_wxyz[1] +
-                                quat_wxyz[2] * quat_wxyz[2] + quat_wxyz[3] * quat_wxyz[3]);
-  const double w = quat_wxyz[0] / norm, x = quat_wxyz[1] / norm, y = quat_wxyz[2] / norm, z = quat_wxyz[3] / norm;
-  // The rotation matrix entries that Rz(ψ)·Ry(θ)·Rx(φ) determines the angles from.
-  const double r00 = 1.0 - 2.0 * (y * y + z * z);
-  const double r10 = 2.0 * (x * y + w * z);
-  const double r20 = 2.0 * (x * z - w * y);  // −sin θ
-  const double r21 = 2.0 * (y * z + w * x);
-  const double r22 = 1.0 - 2.0 * (x * x + y * y);
-  // atan2 rather than asin: accurate near θ = ±π/2 too.
-  return {std::atan2(r10, r00), std::atan2(-r20, std::hypot(r00, r10)), std::atan2(r21, r22)};
-}
-
 JointMap map_joints(const mjModel* m, const std::string& file) {
+  mjcf::SceneJoints joints;
+  try {
+    joints = mjcf::scene_joints(m, file);
+  } catch (const mjcf::ModelError& e) {
+    throw ParamError(e.what());
+  }
   JointMap map;
-  map.model_name = m->names;  // the model's name is the first of m->names
-  if (!is_scene_name(map.model_name)) {
-    throw ParamError(file + ": model name '" + map.model_name +
-                     "' is not a scene name: write <mujoco model=\"Name\"> with letters, digits, '_', '-', '.'");
+  map.model_name = std::move(joints.model_name);
+  for (mjcf::SceneJoint& joint : joints.joints) {
+    map.scene_names.push_back(joint.name);
+    map.kinds.push_back(joint.prismatic ? JointKind::prismatic : JointKind::revolute);
+    map.entries.push_back(std::move(joint));
   }
-  const std::vector<std::string> internal = internal_joints(m, file);
-  for (int j = 0; j < m->njnt; ++j) {
-    if (const char* raw = mj_id2name(m, mjOBJ_JOINT, j);
-        raw != nullptr && std::find(internal.begin(), internal.end(), raw) != internal.end()) {
-      continue;
-    }
-    const std::string name = joint_name(m, j, file);
-    const std::string scoped = map.model_name + "/" + name;
-    const int adr = m->jnt_qposadr[j];
-    switch (m->jnt_type[j]) {
-      case mjJNT_HINGE:
-      case mjJNT_SLIDE:
-        map.scene_names.push_back(scoped);
-        map.entries.push_back({JointMap::Source::kScalar, adr, 0});
-        map.kinds.push_back(m->jnt_type[j] == mjJNT_HINGE ? JointKind::revolute : JointKind::prismatic);
-        break;
-      case mjJNT_FREE:
-        for (int axis = 0; axis < 6; ++axis) {
-          map.scene_names.push_back(scoped + "/" + kFreeAxes[axis]);
-          const auto source = axis < 3 ? JointMap::Source::kFreePosition : JointMap::Source::kFreeAngle;
-          map.entries.push_back({source, adr, axis % 3});
-          map.kinds.push_back(axis < 3 ? JointKind::prismatic : JointKind::revolute);
-        }
-        break;
-      default:
-        throw ParamError(file + ": joint '" + name + "' (in body " + body_name(m, j) +
-                         ") is a ball joint, which has no scene joint: use three hinges instead");
-    }
-  }
-  if (map.entries.empty()) throw ParamError(file + ": the model has no joint: nothing to drive in a scene");
   return map;
 }
 
 void scene_joint_values(const JointMap& map, const mjModel* m, const mjtNum* qpos, std::span<const double> near,
-                  std::span<double> q) {
+                        std::span<double> q) {
   for (std::size_t i = 0; i < map.entries.size(); ++i) {
-    const JointMap::Entry& e = map.entries[i];
-    switch (e.source) {
-      case JointMap::Source::kScalar:
+    const mjcf::SceneJoint& e = map.entries[i];
+    const auto angle = [&](const mjtNum* quat) {
+      const double a = mjcf::yaw_pitch_roll_rad({quat[0], quat[1], quat[2], quat[3]})[static_cast<std::size_t>(e.axis)];
+      return near[i] + angle_difference(a, near[i]);
+    };
+    switch (e.part) {
+      case mjcf::JointPart::scalar:
         q[i] = qpos[e.qpos_adr] - m->qpos0[e.qpos_adr];  // 0 in the model's reference pose
         break;
-      case JointMap::Source::kFreePosition:
+      case mjcf::JointPart::free_position:
         q[i] = qpos[e.qpos_adr + e.axis];
         break;
-      case JointMap::Source::kFreeAngle: {
-        const mjtNum* quat = qpos + e.qpos_adr + 3;
-        const double angle = yaw_pitch_roll_rad({quat[0], quat[1], quat[2], quat[3]})[static_cast<std::size_t>(e.axis)];
-        q[i] = near[i] + angle_difference(angle, near[i]);
+      case mjcf::JointPart::free_angle:
+        q[i] = angle(qpos + e.qpos_adr + 3);
         break;
-      }
+      case mjcf::JointPart::ball_angle:  // MuJoCo turns the body by qpos itself, not by qpos − qpos0
+        q[i] = angle(qpos + e.qpos_adr);
+        break;
     }
   }
 }

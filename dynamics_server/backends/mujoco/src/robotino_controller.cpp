@@ -58,7 +58,7 @@ int joint_id(const mjModel* m, const std::string& name, int type, const std::str
 
 std::unique_ptr<RobotinoRoseController> RobotinoRoseController::from_model(const mjModel* m,
                                                                            const std::string& file) {
-  const std::string kind = model_text(m, kControllerText);
+  const std::string kind = mjcf::model_text(m, kControllerText);
   if (kind.empty()) return nullptr;
   if (kind != "robotino_rose") {
     throw ParamError(file + ": <custom> text '" + std::string(kControllerText) + "' = '" + kind +

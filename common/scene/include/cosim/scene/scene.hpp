@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The scene model: a scene (an XML scene or a URDF robot, docs/scenes.md) read into an
+/// The scene model: a scene (an XML scene, a URDF robot or a MuJoCo model, docs/scenes.md) read into an
 /// immutable kinematic tree of frames, probes and render descriptions, plus the kinematics
 /// that turn joint values into world transforms. Pure data: no VTK. Readers construct it with
 /// SceneBuilder (cosim/scene/scene_builder.hpp), which checks every invariant stated here.
@@ -8,9 +8,11 @@
 /// Notation (Drake monogram): X_AB is the pose of frame B in frame A, p_AP the position of
 /// point P in frame A; W is the world. Lengths in metres, angles in radians.
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -113,7 +115,16 @@ struct Part {
   Eigen::Vector3d scale = Eigen::Vector3d::Ones();
   MeshFormat format = MeshFormat::stl;
 };
-using Shape = std::variant<Cuboid, Cylinder, Cone, Sphere, Revolution, Part>;
+/// Triangles carried by the scene itself rather than a file: a MuJoCo model's meshes as MuJoCo
+/// compiled them, an ellipsoid. Shared, read-only, by every geometry that uses them.
+struct TriangleMesh {
+  struct Data {
+    std::vector<Eigen::Vector3f> vertices_m;    ///< [m], in the geometry's frame
+    std::vector<std::array<int, 3>> triangles;  ///< indices into vertices_m, counter-clockwise from outside
+  };
+  std::shared_ptr<const Data> data;
+};
+using Shape = std::variant<Cuboid, Cylinder, Cone, Sphere, Revolution, Part, TriangleMesh>;
 
 /// A geometry element. Not drawn by itself: a Render refers to it (directly or through an
 /// Assembly).

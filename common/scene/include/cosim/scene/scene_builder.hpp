@@ -74,7 +74,8 @@ struct JointSpec {
   std::string name{};
   /// When one source joint becomes several frames (a URDF planar or floating joint "base"
   /// becomes "x", "y", "phi"), that joint's name: the scoped name is then
-  /// "<instance path>/<group>/<name>" ("Rover/base/x"). Empty otherwise; else like `name`.
+  /// "<instance path>/<group>/<name>" ("Rover/base/x"). Empty otherwise; else names like
+  /// `name` joined by '/' (a MuJoCo joint "Wheel_1/roller1" is group "Wheel_1", name "roller1").
   std::string group{};
   /// Parent frame -> joint frame; finite and rigid.
   Eigen::Isometry3d X_PJ = Eigen::Isometry3d::Identity();

@@ -3,6 +3,7 @@
 // body, the analytic lag of a position servo following a reference CSV, and an unstable
 // model that MuJoCo would silently reset.
 #include "cosim/dynamics/mujoco/mujoco_backend.hpp"
+#include "cosim/mjcf/mjcf.hpp"
 
 #include <array>
 #include <cmath>
@@ -175,7 +176,7 @@ TEST(MujocoAngles, YawPitchRollRebuildTheRotationOfAnyQuaternion) {
   for (int i = 0; i < 1000; ++i) {
     std::array<double, 4> quat{normal(rng), normal(rng), normal(rng), normal(rng)};
     if (i == 0) quat = {std::cos(std::numbers::pi / 4), 0.0, std::sin(std::numbers::pi / 4), 0.0};  // pitch π/2
-    const auto [yaw, pitch, roll] = yaw_pitch_roll_rad(quat);
+    const auto [yaw, pitch, roll] = cosim::mjcf::yaw_pitch_roll_rad(quat);
     EXPECT_LE(std::abs(pitch), std::numbers::pi / 2);
     const double norm = std::sqrt(quat[0] * quat[0] + quat[1] * quat[1] + quat[2] * quat[2] + quat[3] * quat[3]);
     const std::array<double, 4> unit{quat[0] / norm, quat[1] / norm, quat[2] / norm, quat[3] / norm};

@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// The `mujoco` backend: an MJCF (or URDF) model stepped by MuJoCo at its own timestep, its
-/// hinge, slide and free joints mapped onto scene joints, its actuators driven from a
+/// hinge, slide, free and ball joints mapped onto scene joints, its actuators driven from a
 /// reference CSV. Mapping, stepping, actuation, instability: MODEL.md.
 
 #include <array>
@@ -38,10 +38,6 @@ inline constexpr std::size_t kPotential = 2;        ///< energy_potential_J: gra
 inline constexpr std::size_t kTotal = 3;            ///< energy_total_J
 inline constexpr std::size_t kCount = 4;  ///< then the model's controller's outputs, if any (MODEL.md §9)
 }  // namespace mujoco_output
-
-/// Yaw, pitch, roll [rad] of a unit quaternion (w, x, y, z): R = Rz(yaw)·Ry(pitch)·Rx(roll),
-/// intrinsic z-y'-x'', pitch in [-π/2, π/2]. The quaternion is normalised first.
-std::array<double, 3> yaw_pitch_roll_rad(const std::array<double, 4>& quat_wxyz);
 
 class ReferenceCsv;
 class RobotinoRoseController;

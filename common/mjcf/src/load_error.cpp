@@ -1,4 +1,5 @@
-#include "load_error.hpp"
+// What MuJoCo's loader says when it refuses a model, made useful (mjcf.hpp), and the loading.
+#include "cosim/mjcf/mjcf.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -9,7 +10,7 @@
 
 #include <mujoco/mujoco.h>
 
-namespace cosim::dynamics::mujoco {
+namespace cosim::mjcf {
 
 namespace fs = std::filesystem;
 
@@ -91,9 +92,39 @@ std::string explain_load_error(const fs::path& model_file, std::string_view erro
   if (schema) {
     text += "; cosim uses MuJoCo " + std::string(mj_versionString()) +
             " (Debian's libmujoco): a name it does not know may be from a newer MuJoCo release "
-            "(dynamics_server/backends/mujoco/MODEL.md lists the usual edits)";
+            "(dynamics_server/backends/mujoco/MODEL.md §7 lists the usual edits)";
   }
   return text;
 }
 
-}  // namespace cosim::dynamics::mujoco
+std::string one_line(std::string_view text) {
+  std::string line;
+  for (const char c : text) {
+    if (c == '\n' || c == '\r') {
+      if (!line.empty() && line.back() != ' ') line += ' ';
+    } else {
+      line += c;
+    }
+  }
+  while (!line.empty() && line.back() == ' ') line.pop_back();
+  return line;
+}
+
+void ModelDeleter::operator()(mjModel* m) const noexcept { mj_deleteModel(m); }
+
+ModelPtr load_model(const fs::path& file) {
+  const std::string name = file.string();
+  std::error_code ec;
+  const auto size = fs::file_size(file, ec);
+  if (ec) throw ModelError("cannot read model file '" + name + "': " + ec.message());
+  if (size > kMaxModelFileBytes) {
+    throw ModelError("model file '" + name + "' is " + std::to_string(size) + " bytes; the limit is " +
+                     std::to_string(kMaxModelFileBytes));
+  }
+  char error[1000] = "";
+  ModelPtr model(mj_loadXML(name.c_str(), nullptr, error, sizeof error));
+  if (!model) throw ModelError(name + ": MuJoCo cannot load it: " + explain_load_error(file, one_line(error)));
+  return model;
+}
+
+}  // namespace cosim::mjcf
