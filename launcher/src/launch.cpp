@@ -1,5 +1,6 @@
 #include "launch.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -18,6 +19,7 @@
 #include "cosim/run/run_folder.hpp"
 #include "cosim/run/run_summary.hpp"
 #include "cosim/run/visual_summary.hpp"
+#include "cosim/scene/scene_locator.hpp"
 #include "cosim/util/clock.hpp"
 #include "cosim/util/errors.hpp"
 #include "private_channel.hpp"
@@ -32,11 +34,17 @@ using Clock = std::chrono::steady_clock;
 constexpr std::chrono::milliseconds kPoll(10);
 /// After cosim-dynamics failed, how long the visual side gets to end by itself (it does at
 /// once when told by an Error or a closed channel) before it is stopped: one still waiting
-/// to connect would otherwise wait its whole --open-timeout.
+/// to connect would otherwise wait its whole --open-timeout. (A dynamics that ended without a
+/// run.json never opened the channel: its visual side is stopped at once.)
 constexpr std::chrono::seconds kPeerGrace(2);
 /// After the visual side failed, how long cosim-dynamics gets to end by itself: at once when
 /// connected (the viewer's Error or closed channel), never when still waiting for it.
 constexpr std::chrono::milliseconds kDynamicsGrace(500);
+/// The --open-timeout both sides get on the private channel: the largest they take (a day), so
+/// that a slow start (a cold cache, a first VTK window) never times out. Only the launcher ends
+/// their wait for each other: a side that ends before connecting takes the other along
+/// (supervise_run), and both stop with the launcher (stop_with_parent).
+constexpr std::string_view kPrivateOpenTimeout_s = "86400";
 /// After a third interrupt, how long the children get to end at once (as they do on their
 /// third) before they are killed.
 constexpr std::chrono::seconds kKillGrace(2);
@@ -160,20 +168,49 @@ Side start(const Programs& programs, const std::string& name, const std::vector<
     const platform::ProcessOptions with_launcher{.stop_with_parent = true};
     Side side{name, std::make_unique<platform::Process>(platform::utf8(programs.path(name)), args, with_launcher),
               std::nullopt};
-    if (verbose) say("started " + name + ", pid " + std::to_string(side.process->id()));
+    if (verbose) {
+      std::string line = "started " + name + ", pid " + std::to_string(side.process->id()) + ":";
+      for (const std::string& arg : args) line += " " + arg;
+      say(line);
+    }
     return side;
   } catch (const platform::ProcessStartError& e) {
     throw util::BadInputError(e.what());
   }
 }
 
+/// Whether the user gave cosim-dynamics an --open-timeout of their own (after "--").
+bool gives_open_timeout(const LaunchOptions& options) {
+  return std::any_of(options.dynamics_args.begin(), options.dynamics_args.end(), [](const std::string& arg) {
+    return arg == "--open-timeout" || arg.starts_with("--open-timeout=");
+  });
+}
+
+/// The scene both sides draw: --scene; else, for the mujoco backend, the model= file the user
+/// gave (a model is its own scene, as cosim-dynamics decides it: BackendEntry::scene_for), found
+/// as the dynamics finds it; else none (each side finds the backend's default scene). Given to
+/// both sides, so that they draw and compare the same probes.
+std::string scene_of(const LaunchOptions& options) {
+  if (!options.scene.empty() || options.backend != "mujoco") return options.scene;
+  for (auto it = options.param_overrides.rbegin(); it != options.param_overrides.rend(); ++it) {
+    if (!it->starts_with("model=")) continue;  // the last one wins, as in cosim-dynamics
+    const fs::path model = platform::path_from_utf8(it->substr(6));
+    const auto found = scene::find_input_file(model);
+    return found ? platform::utf8(*found) : std::string();  // not found: the dynamics says so
+  }
+  return {};
+}
+
+/// `open_timeout`: an --open-timeout for the side, or empty for none (its own default).
 std::vector<std::string> dynamics_args(const LaunchOptions& options, const std::string& channel,
-                                       const fs::path& run_dir) {
+                                       const fs::path& run_dir, std::string_view open_timeout) {
   std::vector<std::string> args{"--backend", options.backend, "--fps",     options.fps,
-                                "--duration", options.duration_s, "--mode", options.mode,
-                                "--rate",    options.rate,    "--channel", channel,
-                                "--out",     platform::utf8(run_dir)};
-  if (!options.scene.empty()) args.insert(args.end(), {"--scene", options.scene});
+                                "--mode",    options.mode,    "--rate",    options.rate,
+                                "--channel", channel,         "--out",     platform::utf8(run_dir)};
+  // Not given: the dynamics runs the backend's natural duration.
+  if (!options.duration_s.empty()) args.insert(args.end(), {"--duration", options.duration_s});
+  if (!open_timeout.empty()) args.insert(args.end(), {"--open-timeout", std::string(open_timeout)});
+  if (const std::string scene = scene_of(options); !scene.empty()) args.insert(args.end(), {"--scene", scene});
   for (const std::string& folder : options.package_path) args.insert(args.end(), {"--package-path", folder});
   if (!options.params.empty()) args.insert(args.end(), {"--params", options.params});
   for (const std::string& override : options.param_overrides) args.insert(args.end(), {"--param", override});
@@ -183,9 +220,10 @@ std::vector<std::string> dynamics_args(const LaunchOptions& options, const std::
 }
 
 std::vector<std::string> visual_args(const LaunchOptions& options, const std::string& name,
-                                     const std::string& channel, const fs::path& run_dir) {
+                                     const std::string& channel, const fs::path& run_dir, std::string_view open_timeout) {
   std::vector<std::string> args{"--channel", channel, "--out", platform::utf8(run_dir)};
-  if (!options.scene.empty()) args.insert(args.end(), {"--scene", options.scene});
+  if (!open_timeout.empty()) args.insert(args.end(), {"--open-timeout", std::string(open_timeout)});
+  if (const std::string scene = scene_of(options); !scene.empty()) args.insert(args.end(), {"--scene", scene});
   for (const std::string& folder : options.package_path) args.insert(args.end(), {"--package-path", folder});
   if (name == "cosim-recorder") args.push_back("--quiet");  // the dynamics prints the summary
   args.insert(args.end(), options.visual_options.begin(), options.visual_options.end());
@@ -265,8 +303,10 @@ void supervise(std::span<Side* const> sides, Interrupts& interrupts, const std::
 /// Both sides until they end. A side that fails normally takes its peer along (an Error or a
 /// closed channel ends it at once); one still waiting to connect is stopped after its grace
 /// (a viewer that refused an option before connecting would leave the dynamics waiting its
-/// whole --open-timeout). Returns the side that failed first, or null.
-const Side* supervise_run(Side& dynamics, Side& visual, Interrupts& interrupts) {
+/// whole --open-timeout), at once after a dynamics that ended, even with exit 0 (--version
+/// after "--"), without writing run.json into `run_dir`: it never opened the channel. Returns
+/// the side that failed first, or null.
+const Side* supervise_run(Side& dynamics, Side& visual, const fs::path& run_dir, Interrupts& interrupts) {
   struct Watch {
     Side& failed;
     Side& peer;
@@ -276,10 +316,21 @@ const Side* supervise_run(Side& dynamics, Side& visual, Interrupts& interrupts) 
   };
   Watch watches[] = {{dynamics, visual, kPeerGrace}, {visual, dynamics, kDynamicsGrace}};
   const Side* first_failure = nullptr;
+  bool visual_followed = false;  // stopped as the dynamics ended before opening the channel
   Side* const sides[] = {&dynamics, &visual};
   supervise(sides, interrupts, [&] {
+    std::error_code ec;
+    if (dynamics.exit_code && visual.running() && !visual_followed && interrupts.forwarded == 0 &&
+        !fs::exists(run_dir / "run.json", ec)) {
+      say(dynamics.name + " ended (exit " + std::to_string(*dynamics.exit_code) +
+          ") before opening the channel; stopping " + visual.name);
+      stop(visual);
+      visual_followed = true;
+      watches[0].peer_stopped = true;
+    }
     for (Watch& w : watches) {
       if (w.failed.exit_code.value_or(0) == 0) continue;
+      if (&w.failed == &visual && visual_followed) continue;  // it only followed the dynamics
       if (first_failure == nullptr) first_failure = &w.failed;
       if (w.peer_stopped || !w.peer.running() || first_failure != &w.failed) continue;
       if (!w.stop_peer_at) w.stop_peer_at = Clock::now() + w.grace;
@@ -292,7 +343,7 @@ const Side* supervise_run(Side& dynamics, Side& visual, Interrupts& interrupts) 
   if (first_failure == nullptr) {  // both ended within one poll: the dynamics, unless it only followed
     const bool followed = dynamics.exit_code == util::kExitPeerFailure && visual.exit_code.value_or(0) != 0;
     if (dynamics.exit_code.value_or(0) != 0) first_failure = followed ? &visual : &dynamics;
-    else if (visual.exit_code.value_or(0) != 0) first_failure = &visual;
+    else if (visual.exit_code.value_or(0) != 0 && !visual_followed) first_failure = &visual;
   }
   return first_failure;
 }
@@ -365,18 +416,24 @@ int launch(const LaunchOptions& options) {
     channel_folder.folder = made.folder_to_remove;
   }
   if (options.verbose) say("channel " + channel + "; run folder " + platform::utf8(run.path));
+  // On the private channel the sides wait for each other as long as both live (the supervision
+  // ends the wait); a channel or an --open-timeout of the user's keeps the programs' own limit.
+  const std::string_view open_timeout =
+      options.channel.empty() && !gives_open_timeout(options) ? kPrivateOpenTimeout_s : std::string_view();
 
   Interrupts interrupts;
-  Side dynamics = start(programs, "cosim-dynamics", dynamics_args(options, channel, run.path), options.verbose);
+  Side dynamics =
+      start(programs, "cosim-dynamics", dynamics_args(options, channel, run.path, open_timeout), options.verbose);
   Side visual;
   try {
-    visual = start(programs, visual_name, visual_args(options, visual_name, channel, run.path), options.verbose);
+    visual = start(programs, visual_name, visual_args(options, visual_name, channel, run.path, open_timeout),
+                   options.verbose);
   } catch (const util::CosimError&) {
     stop(dynamics);  // it would wait for a peer that never comes
     dynamics.process->wait();
     throw;
   }
-  const Side* const first_failure = supervise_run(dynamics, visual, interrupts);
+  const Side* const first_failure = supervise_run(dynamics, visual, run.path, interrupts);
   channel_folder.remove();
 
   if (visual_name == "cosim-visual") tell_frames_rendered(run.path);

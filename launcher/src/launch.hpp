@@ -16,7 +16,7 @@ struct LaunchOptions {
   /// URDF package:// folders (checked to exist), each passed on to both sides as --package-path.
   std::vector<std::string> package_path;
   std::string fps = "20";
-  std::string duration_s = "50";
+  std::string duration_s;  ///< empty: not passed on, the dynamics runs the backend's natural duration
   std::string mode = "lockstep";
   std::string rate = "1";  ///< realtime mode: sim seconds per wall second
   std::string params;      ///< backend parameter file; empty: none

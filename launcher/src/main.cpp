@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
                                       "$COSIM_PACKAGE_PATH)");
   // cosim-dynamics' own definitions (program_options.hpp), forwarded as given.
   cosim::protocol::add_fps_option(app, options.fps)->capture_default_str();
-  cosim::protocol::add_duration_option(app, options.duration_s)->capture_default_str();
+  cosim::protocol::add_duration_option(app, options.duration_s, "cosim-dynamics --list-backends");
   cosim::protocol::add_mode_option(app, options.mode)->capture_default_str();
   cosim::protocol::add_rate_option(app, options.rate)->capture_default_str();
   app.add_option("--params", options.params, "backend parameter file");
@@ -54,10 +54,10 @@ int main(int argc, char** argv) {
                  "the end)");
   app.add_option("--out", options.out, "run folder (default: runs/<UTC time>-<backend> in the current folder)");
   app.add_flag("--recorder", options.recorder, "visual side = cosim-recorder (the headless recorder stub)");
-  app.add_flag("-v,--verbose", options.verbose, "say which processes start, with their pids");
+  app.add_flag("-v,--verbose", options.verbose, "say which processes start, with their pids and arguments");
   // cosim-visual's options, passed on; those with a fixed set of values are checked here too, so
   // that a typo is reported before anything starts (cosim-visual checks --size).
-  std::string camera, size, video, screenshot_every, speed, inset, hud;
+  std::string camera, size, video, screenshot_every, speed, inset, hud, probe_marks;
   bool hold = false, no_hold = false, contact = false;
   const std::string viewer = "Viewer (cosim-visual)";
   cosim::protocol::add_camera_option(app, camera)->group(viewer);
@@ -65,6 +65,7 @@ int main(int argc, char** argv) {
   cosim::protocol::add_speed_option(app, speed)->group(viewer);
   cosim::protocol::add_inset_option(app, inset)->group(viewer);
   cosim::protocol::add_hud_option(app, hud)->group(viewer);
+  cosim::protocol::add_probe_marks_option(app, probe_marks)->group(viewer);
   auto* hold_flag = app.add_flag("--hold", hold, "window stays open after the run (default when started from a terminal)")
                         ->group(viewer);
   app.add_flag("--no-hold", no_hold, "window closes at the end of the run")->group(viewer)->excludes(hold_flag);
@@ -85,6 +86,7 @@ int main(int argc, char** argv) {
                                     {"--speed", speed},
                                     {"--inset", inset},
                                     {"--hud", hud},
+                                    {"--probe-marks", probe_marks},
                                     {"--video", video},
                                     {"--screenshot-every", screenshot_every}}) {
     if (!value.empty()) options.visual_options.insert(options.visual_options.end(), {name, value});

@@ -229,5 +229,24 @@ TEST_F(CliTest, RecorderWithoutDynamicsTimesOut) {
   EXPECT_TRUE(contains(recorder->err(), fifo_dir().string())) << recorder->err();
 }
 
+// Without --duration a backend runs its natural duration (--list-backends): mecanum4 seed 002's
+// 10 s manoeuvre, trajectory as long as its CSV.
+TEST_F(CliTest, WithoutDurationABackendRunsItsNaturalDuration) {
+  auto mecanum4 = run("cosim-dynamics", {"--backend", "mecanum4", "--channel", "none", "--out", run_dir().string()});
+  ASSERT_EQ(finish(*mecanum4, "cosim-dynamics", 30), 0) << mecanum4->err();
+  EXPECT_EQ(read_csv(run_dir() / "dynamics.csv").values("t_s").back(), 10.0);
+  EXPECT_EQ(read_run_json(run_dir()).get<double>("duration_s"), 10.0);
+  EXPECT_TRUE(contains(read_file(run_dir() / "dynamics.log"), "the backend's natural duration"));
+
+  const auto csv = kScenesDir / "robotino" / "trajectories" / "circle.csv";
+  const auto out = tmp_.path() / "trajectory";
+  auto trajectory = run("cosim-dynamics", {"--backend", "trajectory", "--param", "trajectory=" + csv.string(),
+                                           "--channel", "none", "--out", out.string()});
+  ASSERT_EQ(finish(*trajectory, "cosim-dynamics", 30), 0) << trajectory->err();
+  const double csv_end_s = read_csv(csv).values("t_s").back();
+  EXPECT_EQ(read_csv(out / "dynamics.csv").values("t_s").back(), csv_end_s);
+  EXPECT_EQ(read_run_json(out).get<double>("duration_s"), csv_end_s);
+}
+
 }  // namespace
 }  // namespace cosim::test

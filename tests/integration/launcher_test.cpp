@@ -238,5 +238,62 @@ TEST_F(LauncherTest, HelpListsTheOptionsOfTheScript) {
   }
 }
 
+/// The arguments of the --verbose line "cosim: started NAME, pid N: ARGS" of `name`.
+std::string started_args(const std::string& err, const std::string& name) {
+  const std::smatch m = [&] {
+    std::smatch found;
+    std::regex_search(err, found, std::regex("cosim: started " + name + ", pid \\d+:([^\n]*)"));
+    return found;
+  }();
+  return m.empty() ? "(no line)" : m[1].str() + " ";
+}
+
+// On its private channel the launcher lets both sides wait for each other as long as both
+// live (it stops one whose peer ended before connecting): the largest --open-timeout, not a
+// fixed 10 s a cold start can exceed. A channel or an --open-timeout of the user's keeps the
+// programs' own. (Shown with a dynamics that fails at once, so no run and no report: fast.)
+TEST_F(LauncherTest, OnItsPrivateChannelTheSidesWaitForEachOtherWithoutATimeLimit) {
+  const std::vector<std::string> fails{"--verbose", "--recorder", "--backend", "no-such-backend"};
+  const auto launch = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), fails.begin(), fails.end());
+    auto cosim = start_cosim(std::move(args));
+    EXPECT_EQ(finish(*cosim, "cosim", 10), util::kExitBadInput) << cosim->err();
+    return std::pair{started_args(cosim->err(), "cosim-dynamics"), started_args(cosim->err(), "cosim-recorder")};
+  };
+  const auto [dynamics, recorder] = launch({"--out", (tmp_.path() / "private").string()});
+  EXPECT_TRUE(contains(dynamics, " --open-timeout 86400 ")) << dynamics;
+  EXPECT_TRUE(contains(recorder, " --open-timeout 86400 ")) << recorder;
+  EXPECT_FALSE(contains(dynamics, "--duration")) << "not given: the backend's natural duration; " << dynamics;
+
+  const auto [own_dynamics, own_recorder] =
+      launch({"--duration", "3", "--out", (tmp_.path() / "own").string(), "--", "--open-timeout", "7"});
+  EXPECT_TRUE(contains(own_dynamics, " --open-timeout 7 ") && !contains(own_dynamics, "86400")) << own_dynamics;
+  EXPECT_FALSE(contains(own_recorder, "--open-timeout")) << own_recorder;
+  EXPECT_TRUE(contains(own_dynamics, " --duration 3 ")) << own_dynamics;
+
+  const auto channel = "fifo:" + (tmp_.path() / "fifo").string();
+  const auto [channel_dynamics, channel_recorder] =
+      launch({"--channel", channel, "--out", (tmp_.path() / "channel").string()});
+  EXPECT_FALSE(contains(channel_dynamics, "--open-timeout")) << channel_dynamics;
+  EXPECT_FALSE(contains(channel_recorder, "--open-timeout")) << channel_recorder;
+}
+
+// A dynamics that ends before it opened the channel (no run.json) takes the visual side along
+// at once, not after the 2 s grace of a failure mid-run: a failure with its exit code, and an
+// exit 0 (--version after "--") with 0 rather than a visual side waiting without a limit.
+TEST_F(LauncherTest, ADynamicsThatEndsBeforeOpeningTheChannelStopsTheVisualSideAtOnce) {
+  for (const auto& [args, code] : std::vector<std::pair<std::vector<std::string>, int>>{
+           {{"--backend", "no-such-backend"}, util::kExitBadInput}, {{"--", "--version"}, util::kExitOk}}) {
+    std::vector<std::string> all{"--recorder", "--out", (tmp_.path() / ("run" + std::to_string(code))).string()};
+    all.insert(args.front() == "--" ? all.end() : all.begin(), args.begin(), args.end());
+    const auto start = std::chrono::steady_clock::now();
+    auto cosim = start_cosim(all);
+    EXPECT_EQ(finish(*cosim, "cosim", 10), code) << cosim->err();
+    EXPECT_LT(std::chrono::steady_clock::now() - start, milliseconds(1500)) << cosim->err();
+    EXPECT_TRUE(contains(cosim->err(), "before opening the channel; stopping cosim-recorder")) << cosim->err();
+    EXPECT_FALSE(channel_folders_left());
+  }
+}
+
 }  // namespace
 }  // namespace cosim::test

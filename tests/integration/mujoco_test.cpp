@@ -21,6 +21,7 @@ namespace cosim::test {
 namespace {
 
 const std::filesystem::path kExamplesDir = COSIM_EXAMPLES_DIR;
+const std::string kPendulumScene = COSIM_SCENES_DIR "/pendulum";
 
 bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
 
@@ -85,9 +86,10 @@ TEST_F(MujocoRun, DefaultPendulumCoSimulatesWithItsScene) {
   EXPECT_NEAR(*std::min_element(swing.begin(), swing.end()), -0.6, 1e-3) << "it swings to the other side";
 }
 
+// A model given with a hand-written scene (here the pendulum's) that does not draw it.
 TEST_F(MujocoRun, JointsTheSceneDoesNotDriveAreOneLineNamingBothFiles) {
   const auto double_pendulum = write_model("double.xml", {"swing", "elbow"});
-  auto p = run_alone({"--param", "model=" + double_pendulum.string()});
+  auto p = run_alone({"--param", "model=" + double_pendulum.string(), "--scene", kPendulumScene});
   EXPECT_EQ(finish(*p, "cosim-dynamics", 10), util::kExitBadInput);
   std::string err = p->err();
   EXPECT_TRUE(contains(err, "backend mujoco (model " + double_pendulum.string() + ") and scene ")) << err;
@@ -95,12 +97,21 @@ TEST_F(MujocoRun, JointsTheSceneDoesNotDriveAreOneLineNamingBothFiles) {
   EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << "one line:\n" << err;
 
   const auto renamed = write_model("renamed.xml", {"hinge"});
-  auto q = run_alone({"--param", "model=" + renamed.string()});
+  auto q = run_alone({"--param", "model=" + renamed.string(), "--scene", kPendulumScene});
   EXPECT_EQ(finish(*q, "cosim-dynamics", 10), util::kExitBadInput);
   err = q->err();
   EXPECT_TRUE(contains(err, "not in the scene: Pendulum/hinge; driven by the scene but not by the backend: "
                             "Pendulum/swing")) << err;
   EXPECT_FALSE(std::filesystem::exists(run_dir())) << "bad input leaves no run folder";
+}
+
+// Without --scene a model= is its own scene (the MJCF reader): the same double pendulum runs.
+TEST_F(MujocoRun, WithoutASceneTheModelIsItsOwnScene) {
+  const auto double_pendulum = write_model("double.xml", {"swing", "elbow"});
+  auto p = run_alone({"--param", "model=" + double_pendulum.string(), "--duration", "0.2"});
+  ASSERT_EQ(finish(*p, "cosim-dynamics", 10), 0) << p->err();
+  EXPECT_NE(read_file(run_dir() / "dynamics.log").find("scene Pendulum from " + double_pendulum.string()),
+            std::string::npos);
 }
 
 // cosim --package-path goes to both sides: each loads the URDF scene with its package:// mesh.
@@ -145,7 +156,7 @@ TEST_F(MujocoRun, SigintEndsAFrameOfManyStepsAndTheRunSaysInterrupted) {
 
 TEST_F(MujocoRun, AJointOfAnotherKindIsOneLineNamingBothKindsAndFiles) {
   const auto slide = write_model("slide.xml", {"swing"}, "slide");  // the scene's swing is revolute
-  auto p = run_alone({"--param", "model=" + slide.string()});
+  auto p = run_alone({"--param", "model=" + slide.string(), "--scene", kPendulumScene});
   EXPECT_EQ(finish(*p, "cosim-dynamics", 10), util::kExitBadInput);
   const std::string err = p->err();
   EXPECT_TRUE(contains(err, "backend mujoco (model " + slide.string() + ") and scene ")) << err;
@@ -165,7 +176,9 @@ TEST_F(MujocoRun, UrdfArmFollowsItsTrajectoryWithItsUrdfScene) {
   const std::string scene = (arm / "arm.urdf").string();
   auto dynamics = start_dynamics({"--backend", "mujoco", "--param", "model=" + (arm / "mujoco" / "arm.xml").string(),
                                   "--param", "trajectory=" + (arm / "mujoco" / "arm_trajectory.csv").string(),
-                                  "--scene", scene, "--duration", "6", "--fps", "50"});
+                                  "--scene", scene, "--duration", "6", "--fps", "50", "--probe", "arm/base_link",
+                                  "--probe", "arm/turret", "--probe", "arm/upper_arm", "--probe", "arm/forearm",
+                                  "--probe", "arm/gripper", "--probe", "arm/tip"});  // every link, not only the default tip
   auto recorder = start_recorder({"--scene", scene});
   ASSERT_EQ(finish(*recorder, "cosim-recorder"), 0) << recorder->err();
   ASSERT_EQ(finish(*dynamics, "cosim-dynamics"), 0) << dynamics->err();

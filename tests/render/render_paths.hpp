@@ -8,6 +8,7 @@ namespace cosim::test {
 
 inline const std::filesystem::path kTestScenesDir = COSIM_TEST_SCENES_DIR;
 inline const std::filesystem::path kBaselineDir = COSIM_RENDER_BASELINE_DIR;
+inline const std::filesystem::path kExamplesDir = COSIM_EXAMPLES_DIR;
 
 /// True when an X display is there (the render suite runs under xvfb-run).
 inline bool have_display() {

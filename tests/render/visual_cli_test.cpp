@@ -8,10 +8,12 @@
 #include <cerrno>
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <memory>
+#include <numbers>
 #include <regex>
 #include <sstream>
 #include <thread>
@@ -19,6 +21,7 @@
 #include <vector>
 
 #include "cosim/protocol/version.hpp"
+#include "cosim/test/run_json.hpp"
 #include "cosim/util/exit_codes.hpp"
 #include "cosim/v1/cosim.pb.h"
 #include "cosim/wire/message_stream.hpp"
@@ -505,6 +508,54 @@ TEST_F(VisualTest, NoDisplayAndNoXvfbIsOneClearError) {
     EXPECT_NE(err.find("Xvfb is not on PATH"), std::string::npos) << err;
     EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
   });
+}
+
+// Bring your own robot (README): a MuJoCo model run with no scene written for it. The
+// launcher hands the model to both sides as their scene, the viewer draws what MuJoCo compiled
+// (meshes included), and its probes, measured on the rendered actors, equal the dynamics' own.
+TEST_F(VisualTest, AMujocoModelRunsWithoutAHandWrittenScene) {
+  const std::string model = (kTestScenesDir / "mjcf" / "arm" / "arm.xml").string();
+  Process cosim(kBinDir / "cosim",
+                {"--backend", "mujoco", "--param", "model=" + model, "--duration", "1", "--fps", "20", "--out",
+                 run_dir().string(), "--size", "320x180", "--no-hold", "--hud", "off"},
+                tmp_.path() / "cosim");
+  ASSERT_EQ(finish(cosim, "cosim"), 0) << cosim.err();
+  EXPECT_EQ(read_run_json(run_dir()).get<int>("summary.reports_received"), 20);
+  const Csv probes = read_csv(run_dir() / "probes.csv");
+  ASSERT_EQ(probes.rows.size(), 20u);
+  // The default probe: the first moving body (the arm's turret), not every body.
+  const auto diffs = probes.values("MjArm/turret/diff_same_time_m");
+  ASSERT_EQ(diffs.size(), 20u);
+  for (const double d : diffs) EXPECT_LE(d, 1e-12) << "the actors' matrices are the scene model's, to rounding";
+  EXPECT_NE(read_file(run_dir() / "dynamics.log").find("scene MjArm from " + model), std::string::npos)
+      << "the dynamics drew its model too";
+}
+
+// A URDF mobile base driven from a joint CSV: the rover's chassis goes round the CSV's circle
+// (radius 1 m through the origin in 10 s) in dynamics.csv and on the viewer's actors.
+TEST_F(VisualTest, AUrdfRoverFollowsItsJointCsvAroundACircle) {
+  const auto rover = kExamplesDir / "rover";
+  Process cosim(kBinDir / "cosim",
+                {"--backend", "trajectory", "--scene", (rover / "rover.urdf").string(), "--param",
+                 "trajectory=" + (rover / "circle.csv").string(), "--duration", "2.5", "--fps", "20", "--out",
+                 run_dir().string(), "--size", "320x180", "--no-hold", "--hud", "off"},
+                tmp_.path() / "cosim");
+  ASSERT_EQ(finish(cosim, "cosim"), 0) << cosim.err();
+  const Csv probes = read_csv(run_dir() / "probes.csv");
+  ASSERT_EQ(probes.rows.size(), 50u);
+  const auto t = probes.values("t_frame_s");
+  const auto x = probes.values("rover/chassis/virtual_x_m");
+  const auto y = probes.values("rover/chassis/virtual_y_m");
+  const auto diffs = probes.values("rover/chassis/diff_same_time_m");
+  constexpr double kOmega_rad_per_s = 2 * std::numbers::pi / 10;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    // Linear between rows 0.1 s apart: a chord of the circle is off it by at most
+    // R (Ω·0.1 s)²/8 = 4.9e-4 m.
+    EXPECT_NEAR(x[i], std::sin(kOmega_rad_per_s * t[i]), 5e-4) << "t = " << t[i];
+    EXPECT_NEAR(y[i], 1 - std::cos(kOmega_rad_per_s * t[i]), 5e-4) << "t = " << t[i];
+    EXPECT_LE(diffs[i], 1e-12);
+  }
+  EXPECT_GT(x.back(), 0.7) << "a quarter turn in 2.5 s";
 }
 
 }  // namespace

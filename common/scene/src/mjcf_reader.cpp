@@ -170,7 +170,7 @@ class MjcfReader {
       // axis (a pendulum's pivot), which does not move.
       const mjtNum* ipos = m_->body_ipos + 3 * b;
       builder_.add_probe(body_frame_[static_cast<std::size_t>(b)], local_name(name_of(m_, mjOBJ_BODY, b), "body", b, probe_names_),
-                         Eigen::Vector3d(ipos[0], ipos[1], ipos[2]), {{file_, 0}});
+                         Eigen::Vector3d(ipos[0], ipos[1], ipos[2]), {{file_, 0}}, /*generated=*/true);
       ++probes_;
     }
     return std::move(builder_).build();

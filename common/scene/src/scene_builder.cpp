@@ -450,7 +450,7 @@ int SceneBuilder::add_render(int frame, RenderSpec spec) {
 }
 
 int SceneBuilder::add_probe(int frame, string_view name, const Eigen::Vector3d& p_FP_m,
-                            ElementLocation where) {
+                            ElementLocation where, bool generated) {
   check_element_cap(where.element);
   if (model_.probes_.size() >= kMaxProbes) {
     fail(where.element, "more than " + std::to_string(kMaxProbes) + " probes in the scene");
@@ -466,6 +466,7 @@ int SceneBuilder::add_probe(int frame, string_view name, const Eigen::Vector3d& 
   p.frame = frame;
   p.p_FP_m = p_FP_m;
   p.where = where.element;
+  p.generated = generated;
   const int index = static_cast<int>(model_.probes_.size());
   const auto [it, inserted] = model_.probe_index_.try_emplace(p.name, index);
   if (!inserted) {

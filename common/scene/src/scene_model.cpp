@@ -1,6 +1,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "cosim/scene/scene.hpp"
 
@@ -28,6 +29,25 @@ int SceneModel::find_joint(std::string_view scoped_name) const {
 }
 int SceneModel::find_probe(std::string_view scoped_name) const {
   return find_in(probe_index_, scoped_name);
+}
+
+bool SceneModel::frame_moves(int frame) const {
+  for (int f = frame; f >= 0; f = frames_[static_cast<std::size_t>(f)].parent) {
+    if (frames_[static_cast<std::size_t>(f)].joint_index >= 0) return true;
+  }
+  return false;
+}
+
+std::vector<int> SceneModel::default_probes() const {
+  std::vector<int> chosen;
+  for (std::size_t p = 0; p < probes_.size(); ++p) {
+    if (!probes_[p].generated) chosen.push_back(static_cast<int>(p));
+  }
+  if (!chosen.empty() || probes_.empty()) return chosen;
+  for (std::size_t p = 0; p < probes_.size(); ++p) {
+    if (frame_moves(probes_[p].frame)) return {static_cast<int>(p)};
+  }
+  return {0};
 }
 
 void SceneModel::world_transforms(std::span<const double> q,

@@ -513,7 +513,7 @@ void UrdfReader::add_tree(const urdf::ModelInterface& model) {
 int UrdfReader::add_link(const urdf::Link& link, int frame) {
   link_frames_.emplace(link.name, frame);
   add_visuals(link, frame);
-  builder_.add_probe(frame, link.name, Eigen::Vector3d::Zero(), located(links_.at(link.name)));
+  builder_.add_probe(frame, link.name, Eigen::Vector3d::Zero(), located(links_.at(link.name)), /*generated=*/true);
   return frame;
 }
 

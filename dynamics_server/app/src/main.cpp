@@ -18,7 +18,9 @@
 #include "cosim/protocol/program_options.hpp"
 #include "cosim/protocol/signals.hpp"
 #include "cosim/protocol/version.hpp"
+#include "cosim/util/errors.hpp"
 #include "cosim/util/exit_codes.hpp"
+#include "cosim/util/text.hpp"
 #include "run_dynamics.hpp"
 
 namespace {
@@ -31,13 +33,25 @@ std::string backend_list() {
   return out;
 }
 
+/// "natural duration 10 s" for the default parameters, or why it is unknown here (a default
+/// file that is not under the scenes root).
+std::string natural_duration_text(const cosim::dynamics::registry::BackendEntry& entry) {
+  try {
+    const auto params = cosim::dynamics::Params::resolve(entry.name, entry.param_specs(), nullptr, {});
+    return "natural duration " + cosim::util::format("%g", entry.natural_duration_s(params)) + " s";
+  } catch (const cosim::util::CosimError& e) {  // the listing goes on: one backend's file missing is no error
+    return std::string("natural duration unknown (") + e.what() + ")";
+  }
+}
+
 void print_backends() {
   for (const auto& entry : cosim::dynamics::registry::backend_registry()) {
     std::printf("%s - %.*s\n", std::string(entry.name).c_str(), static_cast<int>(entry.summary.size()),
                 entry.summary.data());
-    std::printf("    scene %.*s; %s; %s\n", static_cast<int>(entry.default_scene.size()), entry.default_scene.data(),
+    std::printf("    scene %.*s; %s; %s; %s\n", static_cast<int>(entry.default_scene.size()), entry.default_scene.data(),
                 entry.capabilities.dynamics ? "dynamics" : "kinematics only",
-                entry.capabilities.energy_balance ? "energy balance outputs" : "no energy balance");
+                entry.capabilities.energy_balance ? "energy balance outputs" : "no energy balance",
+                natural_duration_text(entry).c_str());
     for (const auto& spec : entry.param_specs()) {
       if (!spec.choices.empty()) {
         std::string names;
@@ -82,6 +96,8 @@ int main(int argc, char** argv) {
   std::string progress = "auto";
   app.add_option("--backend", options.backend, "dynamics backend (see --list-backends)")->capture_default_str();
   app.add_flag("--list-backends", list_backends, "list backends and their parameters, then exit");
+  app.add_flag("--list-probes", options.list_probes,
+               "list the probes of the run's scene (--scene, else the backend's), the compared ones marked, then exit");
   cosim::util::add_path_option(app, "--scene", options.scene,
                  "scene folder or project file (default: the backend's scene under $COSIM_SCENES_DIR or "
                  "<install>/share/cosim/scenes)");
@@ -91,7 +107,8 @@ int main(int argc, char** argv) {
   app.add_option("--params", params_file, "parameter file: 'key = value' lines, '#' comments");
   app.add_option("--param", options.param_overrides, "parameter override key=value (repeatable; beats --params)");
   cosim::protocol::add_fps_option(app, options.fps)->capture_default_str();
-  cosim::protocol::add_duration_option(app, options.duration_s)->capture_default_str();
+  double duration_s = 0;  // given or not: the option's count
+  auto* duration_option = cosim::protocol::add_duration_option(app, duration_s);
   app.add_option("--output-step", options.output_step_s, "dynamics.csv sampling step [s]")
       ->check(cosim::util::finite_range(1e-6, 3600))->capture_default_str();
   cosim::protocol::add_mode_option(app, mode)->capture_default_str();
@@ -118,6 +135,7 @@ int main(int argc, char** argv) {
     print_backends();
     return cosim::util::kExitOk;
   }
+  if (duration_option->count() > 0) options.duration_s = duration_s;
   options.mode = mode == "free" ? cosim::v1::MODE_FREE
                  : mode == "realtime" ? cosim::v1::MODE_REALTIME
                                       : cosim::v1::MODE_LOCKSTEP;

@@ -18,8 +18,10 @@ struct DynamicsOptions {
   std::vector<std::filesystem::path> package_path;  ///< URDF package:// folders, before $COSIM_PACKAGE_PATH
   std::optional<std::filesystem::path> params_file;
   std::vector<std::string> param_overrides;  ///< "key=value", CLI precedence
+  bool list_probes = false;  ///< print the scene's probes (the run's scene, as it would be chosen) and exit
   double fps = 20.0;                         ///< frames per second [1/s]
-  double duration_s = 50.0;                  ///< simulated time [s]
+  /// Simulated time [s]; none: the backend's natural duration (BackendEntry::natural_duration_s).
+  std::optional<double> duration_s;
   double output_step_s = 0.02;               ///< dynamics.csv sampling [s]
   v1::Mode mode = v1::MODE_LOCKSTEP;
   double rate = 1.0;                         ///< realtime: sim seconds per wall second

@@ -1,6 +1,7 @@
 #include "run_dynamics.hpp"
 
 #include <cmath>
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -69,6 +70,7 @@ class DynamicsRun {
   /// Checks options, makes the backend, loads the scene: everything that can be wrong with
   /// the input, before any file is written.
   void prepare();
+  void print_probes() const;
   /// Creates the run folder and its files, connects, runs the frames.
   void execute();
   /// Logs the outcome, tells the peer, writes run.json, prints the summary. Never throws.
@@ -77,10 +79,14 @@ class DynamicsRun {
  private:
   std::string run_json(const protocol::Outcome& outcome, double wall_s) const;
   void print_summary(double wall_s) const;
+  /// Sets the run's length and frame count; throws BadInputError naming `what` (the option, or
+  /// the backend's natural duration) for a length that is not > 0 or gives no or too many frames.
+  void set_duration(double duration_s, const std::string& what);
   /// Frames sent to a peer (0 without one) and the largest skip count the peer reported.
   std::pair<std::uint64_t, std::uint64_t> sent_and_skipped(const ComparisonSummary& s) const;
 
   const DynamicsOptions& options_;
+  double duration_s_ = 0.0;  // simulated time [s]: --duration, else the backend's natural duration
   std::uint64_t frame_count_ = 0;
   protocol::ChannelSpec channel_;
   std::filesystem::path scene_path_;
@@ -100,27 +106,30 @@ class DynamicsRun {
   Clock::time_point wall_start_ = Clock::now();
 };
 
-void DynamicsRun::prepare() {
-  if (!(options_.fps > 0) || !std::isfinite(options_.fps)) throw util::BadInputError("--fps must be > 0");
-  if (!(options_.duration_s > 0) || !std::isfinite(options_.duration_s)) {
-    throw util::BadInputError("--duration must be > 0");
-  }
-  if (!(options_.output_step_s > 0)) throw util::BadInputError("--output-step must be > 0");
-  if (!(options_.rate > 0)) throw util::BadInputError("--rate must be > 0");
-  const double frames = std::floor(options_.duration_s * options_.fps + 1e-9);
+void DynamicsRun::set_duration(double duration_s, const std::string& what) {
+  if (!(duration_s > 0) || !std::isfinite(duration_s)) throw util::BadInputError(what + " must be > 0");
+  const double frames = std::floor(duration_s * options_.fps + 1e-9);
   if (frames < 1) {
-    throw util::BadInputError(util::format("--duration %g s at --fps %g gives no frame", options_.duration_s, options_.fps));
+    throw util::BadInputError(what + util::format(" %g s at --fps %g gives no frame", duration_s, options_.fps));
   }
   // A run's per-frame and per-row state is preallocated: its size is capped (docs/design.md).
   if (frames > kMaxFrames) {
-    throw util::BadInputError(util::format("--duration %g s at --fps %g", options_.duration_s, options_.fps) +
+    throw util::BadInputError(what + util::format(" %g s at --fps %g", duration_s, options_.fps) +
                               util::format(" gives more than %.0f frames; shorten the run or lower --fps", kMaxFrames));
   }
-  if (std::floor(options_.duration_s / options_.output_step_s) > kMaxFrames) {
-    throw util::BadInputError(util::format("--duration %g s at --output-step %g s", options_.duration_s, options_.output_step_s) +
+  if (std::floor(duration_s / options_.output_step_s) > kMaxFrames) {
+    throw util::BadInputError(what + util::format(" %g s at --output-step %g s", duration_s, options_.output_step_s) +
                               util::format(" gives more than %.0f dynamics.csv rows", kMaxFrames));
   }
+  duration_s_ = duration_s;
   frame_count_ = static_cast<std::uint64_t>(frames);
+}
+
+void DynamicsRun::prepare() {
+  if (!(options_.fps > 0) || !std::isfinite(options_.fps)) throw util::BadInputError("--fps must be > 0");
+  if (!(options_.output_step_s > 0)) throw util::BadInputError("--output-step must be > 0");
+  if (!(options_.rate > 0)) throw util::BadInputError("--rate must be > 0");
+  if (options_.duration_s) set_duration(*options_.duration_s, "--duration");  // said before any backend is made
   channel_ = protocol::parse_channel_spec(options_.channel);  // a bad --channel is bad input, said now
 
   const BackendEntry* entry = &find_backend(options_.backend);
@@ -144,8 +153,14 @@ void DynamicsRun::prepare() {
   notes_.push_back("backend " + backend_->name() + " (model " + backend_->model_name() +
                    (backend_->model_file().empty() ? "" : " from " + backend_->model_file()) + "), " +
                    std::to_string(backend_->joint_names().size()) + " joints");
+  if (!options_.duration_s) {  // after make(): a file the duration reads has been checked there
+    set_duration(entry->natural_duration_s(*params_), "the backend's natural duration");
+    notes_.push_back(util::format("duration %g s: the backend's natural duration (--duration not given)", duration_s_));
+  }
 
-  scene_path_ = options_.scene.empty() ? scene::find_default_scene(entry->default_scene) : options_.scene;
+  scene_path_ = options_.scene;
+  if (scene_path_.empty() && entry->scene_for != nullptr) scene_path_ = entry->scene_for(*params_);
+  if (scene_path_.empty()) scene_path_ = scene::find_default_scene(entry->default_scene);
   scene_.emplace(scene::SceneModel::load(scene_path_, {.package_path = options_.package_path}));
   const std::string backend_label = "backend " + backend_->name() +
                                     (backend_->model_file().empty() ? "" : " (model " + backend_->model_file() + ")");
@@ -156,8 +171,24 @@ void DynamicsRun::prepare() {
                    util::join(kinematics_->probe_names()));
 }
 
+// --list-probes: every probe of the run's scene, one line each, the compared ones marked.
+void DynamicsRun::print_probes() const {
+  const std::vector<std::string>& compared = kinematics_->probe_names();
+  std::printf("probes of scene %s (%s), %zu; * compared in this run (--probe, else the scene's default)\n",
+              scene_->name().c_str(), scene_path_.string().c_str(), scene_->probes().size());
+  for (const scene::Probe& probe : scene_->probes()) {
+    const bool is_compared = std::find(compared.begin(), compared.end(), probe.name) != compared.end();
+    const scene::Frame& frame = scene_->frames()[static_cast<std::size_t>(probe.frame)];
+    std::printf("%s %s  on %s at (%g, %g, %g) m; %s; %s\n", is_compared ? "*" : " ", probe.name.c_str(),
+                frame.name.c_str(), probe.p_FP_m.x(), probe.p_FP_m.y(), probe.p_FP_m.z(),
+                scene_->frame_moves(probe.frame) ? "moves" : "fixed",
+                probe.generated ? "placed by the reader" : "written in the scene");
+  }
+}
+
 void DynamicsRun::execute() {
   prepare();
+  if (options_.list_probes) return print_probes();
   folder_ = options_.out_dir.empty() ? run::create_new_run_folder(run::default_run_dir(options_.backend))
                                      : run::create_run_folder(options_.out_dir);
   // run.json first, with room for the final one: a disk that fills during the run cannot
@@ -199,7 +230,7 @@ void DynamicsRun::execute() {
   LoopSettings settings;
   settings.fps = options_.fps;
   settings.frame_count = frame_count_;
-  settings.duration_s = options_.duration_s;
+  settings.duration_s = duration_s_;
   settings.output_step_s = options_.output_step_s;
   settings.mode = options_.mode;
   settings.rate = options_.rate;
@@ -275,7 +306,7 @@ std::string DynamicsRun::run_json(const protocol::Outcome& outcome, double wall_
   r.mode = mode_name(options_.mode);
   r.fps = options_.fps;
   r.rate = options_.rate;
-  r.duration_s = options_.duration_s;
+  r.duration_s = duration_s_;
   r.output_step_s = options_.output_step_s;
   r.channel = options_.channel;
   r.frame_count = frame_count_;

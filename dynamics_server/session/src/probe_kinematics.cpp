@@ -40,7 +40,7 @@ std::vector<int> ProbeKinematics::joint_indices(const scene::SceneModel& scene,
 std::vector<int> ProbeKinematics::probe_indices(const scene::SceneModel& scene, std::vector<std::string>& names,
                                                 const std::string& scene_label) {
   if (names.empty()) {
-    for (const auto& probe : scene.probes()) names.push_back(probe.name);
+    for (const int p : scene.default_probes()) names.push_back(scene.probes()[static_cast<std::size_t>(p)].name);
   }
   std::vector<int> indices;
   for (const auto& name : names) {

@@ -178,6 +178,8 @@ TEST(MjcfScene, ProbesAreTheMovingBodiesFirstTheOneNearestTheRoot) {
   EXPECT_EQ(probes, (std::vector<std::string>{"MjArm/turret", "MjArm/upper", "MjArm/fore", "MjArm/hand", "MjArm/tool"}));
   const SceneModel base = SceneModel::load(mjcf_dir() / "omnibase" / "scene.xml");
   EXPECT_EQ(base.probes()[0].name, "OmniBase/chassis") << "a floating robot is followed by its base";
+  EXPECT_EQ(arm.default_probes(), std::vector<int>{0}) << "compared by default: the first moving body only";
+  EXPECT_EQ(base.default_probes(), std::vector<int>{0});
 }
 
 TEST(MjcfScene, DrawsWhatMujocosViewerDraws) {

@@ -278,6 +278,18 @@ TEST(UrdfScene, ProbesAtEveryLinkOriginAndFromTheSideFile) {
   EXPECT_EQ(tip.frame, m.find_frame("joints/float_j/roll"));  // l_float's frame
   EXPECT_EQ(tip.where.file, fs::canonical(urdf_dir() / "joints.probes.xml"));
   EXPECT_EQ(tip.where.line, 3);
+  // Compared by default: the probes the author wrote, not the 9 placed at the links.
+  EXPECT_EQ(m.default_probes(), (std::vector<int>{m.find_probe("joints/tool_tip"), m.find_probe("joints/rev_end")}));
+}
+
+// Without a side file, a run compares and follows the first link a joint moves, not the fixed
+// root link (a dot in the report's path plot, a camera that does not follow).
+TEST(UrdfScene, WithoutAuthoredProbesTheFirstMovingLinkIsCompared) {
+  const SceneModel m = SceneModel::load(urdf_dir() / "meshes.urdf", {.package_path = {packages_dir()}});
+  ASSERT_EQ(m.probes()[0].name, "meshes/base");
+  // base and obj_link (fixed to it) do not move; ply_link hangs from the continuous joint.
+  EXPECT_EQ(m.default_probes(), std::vector<int>{m.find_probe("meshes/ply_link")});
+  EXPECT_FALSE(m.frame_moves(m.probes()[0].frame));
 }
 
 // Each format, each way of writing a path: the canonical file and the format the visual side

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include <sys/stat.h>
-#include <unistd.h>
 
+#include "cosim/test/scratch_dir.hpp"
 #include "cosim/util/csv_reader.hpp"
 #include "cosim/util/errors.hpp"
 #include "cosim/util/text.hpp"
@@ -21,21 +21,9 @@ namespace {
 
 using ::testing::HasSubstr;
 
-class CsvTableTest : public ::testing::Test {
+class CsvTableTest : public cosim::test::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("cosim_csv_reader_test_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  std::filesystem::path write(const std::string& text) const {
-    const auto path = dir_ / "table.csv";
-    std::ofstream(path, std::ios::binary) << text;
-    return path;
-  }
+  std::filesystem::path write(const std::string& text) const { return ScratchDirTest::write("table.csv", text); }
   // The message of the BadInputError reading `text` throws, or "".
   std::string error_of(const std::string& text, const CsvReadOptions& options = {}) const {
     const auto path = write(text);
@@ -47,7 +35,6 @@ class CsvTableTest : public ::testing::Test {
     return "";
   }
 
-  std::filesystem::path dir_;
 };
 
 TEST_F(CsvTableTest, ReadsColumnsAndRowsWithTheirLines) {

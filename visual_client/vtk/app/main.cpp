@@ -65,7 +65,8 @@ int run_pose(const VisualOptions& options, const scene::SceneModel& scene) {
   v.offscreen = options.offscreen || !options.screenshot.empty();
   v.camera = camera_mode(options, CameraMode::robot);
   v.contact = options.contact;
-  v.tracked_probe = scene.probes().empty() ? -1 : 0;
+  v.all_probes = options.all_probe_marks;
+  v.tracked_probe = scene.probes().empty() ? -1 : scene.default_probes()[0];
   Viewer viewer(view, v);
   // The default camera is framed on the zero pose, so that two poses share one view.
   std::vector<double> zero(q.size(), 0.0);
@@ -107,7 +108,7 @@ int run_bench(const VisualOptions& options, const scene::SceneModel& scene) {
   v.camera = camera_mode(options, CameraMode::follow);
   v.inset = options.inset && v.camera == CameraMode::follow;  // as in a run: its cost counts
   v.hud = options.hud;
-  v.tracked_probe = scene.probes().empty() ? -1 : 0;
+  v.tracked_probe = scene.probes().empty() ? -1 : scene.default_probes()[0];
   v.trail_capacity = static_cast<std::size_t>(options.bench_frames) + 1;
   Viewer viewer(view, v);
   std::unique_ptr<VideoEncoder> video;
@@ -263,7 +264,7 @@ int main(int argc, char** argv) {
       "to every frame received, and reports the probes' world coordinates computed from the rendered actors. Shows "
       "a window when an X display is available, paced to wall-clock time (--speed), else renders offscreen into a "
       "video. Window keys: space pause/resume, n step one frame, + / - speed, 1 / 2 / 3 robot / follow / overview "
-      "camera, r reset camera, o top-view inset, g grid, a axes, c roller in contact, t see-through / wireframe body, "
+      "camera, r reset camera, o top-view inset, g grid, a axes, p every probe / the compared ones, c roller in contact, t see-through / wireframe body, "
       "s screenshot, h key help, q quit; with --replay a time slider and [ / ] (1 s back / on); mouse: trackball "
       "camera. With DISPLAY unset it starts its own Xvfb "
       "(package xvfb), stopped when it ends; Debian's VTK renders through X only.\n\n"
@@ -300,6 +301,8 @@ int main(int argc, char** argv) {
                                    "terminal)");
   app.add_flag("--contact", options.contact,
                "highlight, of each wheel, the part touching the floor (the roller in contact; key c)");
+  std::string probe_marks = "compared";
+  cosim::protocol::add_probe_marks_option(app, probe_marks)->capture_default_str();
   std::string inset = "on";
   cosim::protocol::add_inset_option(app, inset)->capture_default_str();
   cosim::protocol::add_speed_option(app, options.speed)->capture_default_str();
@@ -353,6 +356,7 @@ int main(int argc, char** argv) {
   if (const int code = cosim::util::parse_command_line(app, argc, argv); code >= 0) return code;
   options.hud = hud == "on";
   options.inset = inset == "on";
+  options.all_probe_marks = probe_marks == "all";
   // A person at a terminal wants to look at the end of the run; a script wants the exit.
   if (hold_option->count() == 0) options.hold = cosim::platform::stdin_is_terminal();
   if (options.as_fast_as_possible) options.speed = 0;

@@ -182,6 +182,8 @@ ViewerOptions viewer_options(const VisualOptions& options, const FrameSource& se
   v.contact = options.contact;
   v.hud = options.hud;
   v.tracked_probe = session.reported_probes().empty() ? -1 : session.reported_probes()[0];
+  v.marked_probes.assign(session.reported_probes().begin(), session.reported_probes().end());
+  v.all_probes = options.all_probe_marks;
   // One trail point per frame; capped so a very long run cannot grow it without bound.
   v.trail_capacity = std::min<std::size_t>(session.hello().frame_count() + 1, 1u << 20);
   return v;

@@ -43,7 +43,8 @@ ViewerInput::ViewerInput(ViewerWindow& window, ViewerOverlays& overlays) : windo
 const char* ViewerInput::key_help() {
   return "mouse: left rotate, middle/shift pan, wheel zoom\n"
          "r reset camera   1 robot  2 follow  3 overview camera\n"
-         "o top-view inset   g grid   a axes   c part touching the floor   t body: solid / see-through / wireframe";
+         "o top-view inset   g grid   a axes   p every probe / the compared ones   c part touching the floor   "
+         "t body: solid / see-through / wireframe";
 }
 
 const char* ViewerInput::handle_key(char key) {

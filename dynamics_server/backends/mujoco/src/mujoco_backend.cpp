@@ -11,6 +11,7 @@
 #include <mujoco/mujoco.h>
 
 #include "cosim/dynamics/format_number.hpp"
+#include "cosim/dynamics/time_table.hpp"
 #include "cosim/scene/scene_locator.hpp"
 #include "cosim/util/text.hpp"
 #include "mujoco_joints.hpp"
@@ -336,6 +337,22 @@ void MujocoBackend::write_outputs(double back, std::span<double> outputs) const 
   for (std::size_t c = 0; c < latest_.controller.size(); ++c) {
     outputs[out::kCount + c] = between(latest_.controller[c], previous_.controller[c]);
   }
+}
+
+std::filesystem::path mujoco_model_scene(const Params& params) {
+  if (params.get_text("model") == kDefaultModel) return {};  // scenes/pendulum draws it, on a stand
+  return params.input_file("model", "model file", &scene::input_file_candidates);
+}
+
+double mujoco_natural_duration_s(const Params& params) {
+  // Without a reference nothing says how long the model's motion is: a stated default.
+  constexpr double kWithoutReference_s = 10.0;
+  if (params.get_text("trajectory").empty()) return kWithoutReference_s;
+  const fs::path file = params.input_file("trajectory", "reference CSV", &scene::input_file_candidates);
+  const std::vector<double> times_s =
+      read_time_table(file, kMaxReferenceCsvBytes, "<joint or actuator>", 1).times_s;
+  // A run starts at 0 and the reference is held after its last row: it lasts until then.
+  return times_s.back() > 0.0 ? times_s.back() : kWithoutReference_s;
 }
 
 }  // namespace cosim::dynamics::mujoco

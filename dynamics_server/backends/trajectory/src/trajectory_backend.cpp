@@ -18,6 +18,17 @@ std::vector<std::string> rate_output_names(const std::vector<std::string>& joint
   return names;
 }
 
+/// The `trajectory` CSV: as the mujoco backend's model=, absolute; relative, the current folder,
+/// then the scenes root.
+fs::path trajectory_file(const Params& params) {
+  return params.input_file("trajectory", "trajectory CSV", &scene::input_file_candidates);
+}
+
+JointTrajectory read_trajectory(const Params& params, const fs::path& file) {
+  const auto interpolation = params.get_choice("interpolation") == 1 ? Interpolation::cubic : Interpolation::linear;
+  return JointTrajectory::read(file, interpolation, params.get("loop") != 0.0);
+}
+
 }  // namespace
 
 std::string rate_output_name(const std::string& joint_name) { return joint_name + "_rate_per_s"; }
@@ -40,11 +51,16 @@ std::span<const ParamSpec> trajectory_param_specs() {
 }
 
 std::unique_ptr<Backend> make_trajectory_backend(const Params& params, double t0_s) {
-  // As the mujoco backend's model=: absolute; relative, the current folder, then the scenes root.
-  const fs::path file = params.input_file("trajectory", "trajectory CSV", &scene::input_file_candidates);
-  const auto interpolation = params.get_choice("interpolation") == 1 ? Interpolation::cubic : Interpolation::linear;
-  return std::make_unique<TrajectoryBackend>(JointTrajectory::read(file, interpolation, params.get("loop") != 0.0),
-                                             file, t0_s);
+  const fs::path file = trajectory_file(params);
+  return std::make_unique<TrajectoryBackend>(read_trajectory(params, file), file, t0_s);
+}
+
+double trajectory_natural_duration_s(const Params& params) {
+  const JointTrajectory trajectory = read_trajectory(params, trajectory_file(params));
+  const std::span<const double> times = trajectory.times_s();
+  // A run starts at t = 0 and plays up to the last row (a looping CSV from 0: one period); a
+  // CSV that ends before 0 lasts its span.
+  return times.back() > 0.0 ? times.back() : times.back() - times.front();
 }
 
 TrajectoryBackend::TrajectoryBackend(JointTrajectory trajectory, const fs::path& file, double t0_s)

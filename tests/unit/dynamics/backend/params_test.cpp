@@ -6,8 +6,8 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
+#include "cosim/test/scratch_dir.hpp"
 #include "cosim/util/errors.hpp"
 #include "param_error.hpp"
 
@@ -26,27 +26,14 @@ const std::vector<ParamSpec>& test_specs() {
   return specs;
 }
 
-class ParamsTest : public ::testing::Test {
+class ParamsTest : public cosim::test::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("cosim_params_test_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  std::filesystem::path write(const std::string& text) {
-    const auto path = dir_ / "params.txt";
-    std::ofstream(path) << text;
-    return path;
-  }
+  std::filesystem::path write(const std::string& text) const { return ScratchDirTest::write("params.txt", text); }
 
   static Params resolve(const std::filesystem::path* file, std::vector<std::string> cli = {}) {
     return Params::resolve("testbackend", test_specs(), file, cli);
   }
 
-  std::filesystem::path dir_;
 };
 
 TEST_F(ParamsTest, DefaultsInSpecOrder) {

@@ -14,17 +14,15 @@
 namespace cosim::visual::detail {
 
 ProbeMarksOverlay::ProbeMarksOverlay(const OverlayContext& context) : pose_(context.pose) {
+  compared_ = context.options.marked_probes.empty() ? context.view.scene().default_probes()
+                                                    : context.options.marked_probes;
   points_ = vtkSmartPointer<vtkPoints>::New();
   points_->SetDataTypeToDouble();
   points_->SetNumberOfPoints(static_cast<vtkIdType>(pose_.p_WP.size()));
-  auto verts = vtkSmartPointer<vtkCellArray>::New();
-  for (vtkIdType i = 0; i < points_->GetNumberOfPoints(); ++i) {
-    points_->SetPoint(i, 0, 0, 0);
-    verts->InsertNextCell(1, &i);
-  }
+  for (vtkIdType i = 0; i < points_->GetNumberOfPoints(); ++i) points_->SetPoint(i, 0, 0, 0);
   marks_ = vtkSmartPointer<vtkPolyData>::New();
   marks_->SetPoints(points_);
-  marks_->SetVerts(verts);
+  mark(context.options.all_probes);
   auto world = vtkSmartPointer<vtkCoordinate>::New();
   world->SetCoordinateSystemToWorld();
   auto mapper = vtkSmartPointer<vtkPolyDataMapper2D>::New();
@@ -38,6 +36,18 @@ ProbeMarksOverlay::ProbeMarksOverlay(const OverlayContext& context) : pose_(cont
   context.window.renderer()->AddActor2D(actor_);
 }
 
+void ProbeMarksOverlay::mark(bool all) {
+  all_ = all;
+  auto verts = vtkSmartPointer<vtkCellArray>::New();
+  for (vtkIdType i = 0; i < points_->GetNumberOfPoints(); ++i) {
+    if (all || std::find(compared_.begin(), compared_.end(), static_cast<int>(i)) != compared_.end()) {
+      verts->InsertNextCell(1, &i);
+    }
+  }
+  marks_->SetVerts(verts);
+  marks_->Modified();
+}
+
 void ProbeMarksOverlay::update(std::span<const Eigen::Isometry3d> /*X_WF*/) {
   if (!actor_->GetVisibility()) return;
   for (std::size_t i = 0; i < pose_.p_WP.size(); ++i) {
@@ -45,6 +55,12 @@ void ProbeMarksOverlay::update(std::span<const Eigen::Isometry3d> /*X_WF*/) {
   }
   points_->Modified();
   marks_->Modified();
+}
+
+const char* ProbeMarksOverlay::handle_key(char key) {
+  if (key != 'p' || !actor_->GetVisibility()) return nullptr;
+  mark(!all_);
+  return all_ ? "probe marks: every probe" : "probe marks: the compared probes";
 }
 
 }  // namespace cosim::visual::detail

@@ -1,5 +1,8 @@
 #pragma once
-// Every probe drawn as an orange dot over the model (ViewerOptions::probes).
+// The compared probes (or every probe, key `p`) drawn as orange dots over the model
+// (ViewerOptions::probes, marked_probes, all_probes).
+
+#include <vector>
 
 #include <vtkSmartPointer.h>
 
@@ -17,12 +20,18 @@ class ProbeMarksOverlay : public Overlay {
  public:
   explicit ProbeMarksOverlay(const OverlayContext& context);
   void update(std::span<const Eigen::Isometry3d> X_WF) override;
+  const char* handle_key(char key) override;
 
  private:
+  // The marks: the compared probes, or every probe.
+  void mark(bool all);
+
+  std::vector<int> compared_;  // scene probe indices
   const ShownPose& pose_;
   vtkSmartPointer<vtkPoints> points_;
   vtkSmartPointer<vtkPolyData> marks_;
   vtkSmartPointer<vtkActor2D> actor_;
+  bool all_ = false;
 };
 
 }  // namespace cosim::visual::detail

@@ -29,10 +29,14 @@ CLI::Option* add_fps_option(CLI::App& app, T& fps) {
       ->check(util::finite_range(0.01, 10000));
 }
 
-/// --duration: simulated time [s].
+/// --duration: simulated time [s]; not given, the backend's natural duration, which `listed_by`
+/// lists (cosim-dynamics' --list-backends).
 template <class T>
-CLI::Option* add_duration_option(CLI::App& app, T& duration_s) {
-  return app.add_option("--duration", duration_s, "simulated time [s]")->check(util::finite_range(0.001, 1e6));
+CLI::Option* add_duration_option(CLI::App& app, T& duration_s, const std::string& listed_by = "--list-backends") {
+  return app
+      .add_option("--duration", duration_s,
+                  "simulated time [s] (default: the backend's natural duration, see " + listed_by + ")")
+      ->check(util::finite_range(0.001, 1e6));
 }
 
 /// --rate: sim seconds per wall second in realtime mode.
@@ -57,12 +61,21 @@ inline CLI::Option* add_camera_option(CLI::App& app, std::string& camera) {
 inline CLI::Option* add_probe_option(CLI::App& app, std::vector<std::string>& probes) {
   return app.add_option("--probe", probes,
                         "probe to compare, scoped as the scene names it (repeatable; the first drives the HUD, "
-                        "the follow camera and the report; default: every probe of the scene)");
+                        "the follow camera and the report; default: the probes the scene's author wrote, else its first moving "
+                        "link or body; --list-probes shows them)");
 }
 
 inline CLI::Option* add_hud_option(CLI::App& app, std::string& hud) {
   return app.add_option("--hud", hud, "on | off: sim time, frame, render rate, frames skipped, probe position")
       ->check(CLI::IsMember({"on", "off"}));
+}
+
+inline CLI::Option* add_probe_marks_option(CLI::App& app, std::string& marks) {
+  return app
+      .add_option("--probe-marks", marks,
+                  "compared | all: orange dots on the probes compared (without a run, the scene's default "
+                  "probes), or on every probe of the scene (key p switches; default compared)")
+      ->check(CLI::IsMember({"compared", "all"}));
 }
 
 inline CLI::Option* add_inset_option(CLI::App& app, std::string& inset) {

@@ -61,6 +61,9 @@ struct Probe {
   /// Position in that frame [m].
   Eigen::Vector3d p_FP_m = Eigen::Vector3d::Zero();
   SourceLocation where;
+  /// Placed by the reader, one per link or body (URDF links, MuJoCo bodies), rather than
+  /// written by the scene's author (`<probe>`, a URDF's probes side file).
+  bool generated = false;
 };
 
 // Geometry, dimensions in metres, centred on the element's local origin unless said otherwise.
@@ -232,6 +235,13 @@ class SceneModel {
   std::span<const int> joint_frames() const { return joint_frames_; }
 
   std::span<const Probe> probes() const { return probes_; }
+  /// The probes compared when a run names none (indices into probes(), in order): every probe
+  /// the author wrote; in a scene with none, the first generated probe a driven joint moves —
+  /// the base of a floating robot, an arm's first moving link — else the first probe; empty
+  /// for a scene without probes.
+  std::vector<int> default_probes() const;
+  /// Whether a driven joint moves the frame (it or one of its ancestors is driven).
+  bool frame_moves(int frame) const;
   /// Index into probes(), -1 if absent.
   int find_probe(std::string_view scoped_name) const;
 

@@ -142,10 +142,11 @@ class SceneBuilder {
                    const Eigen::Isometry3d& X_FA, ElementLocation where = {});
   /// An actor attached to `frame`. Returns the index into renders().
   int add_render(int frame, RenderSpec render);
-  /// A probe at p_FP_m [m] in `frame`; scoped name unique in the scene. Returns the index
-  /// into probes().
+  /// A probe at p_FP_m [m] in `frame`; scoped name unique in the scene. `generated`: placed
+  /// by the reader at a link or body rather than written by the author (Probe::generated).
+  /// Returns the index into probes().
   int add_probe(int frame, std::string_view name, const Eigen::Vector3d& p_FP_m,
-                ElementLocation where = {});
+                ElementLocation where = {}, bool generated = false);
 
   /// Checks the scene as a whole (name and root set, Part files inside the root or a mesh
   /// folder), numbers the driven joints (order in the file comment) and hands over the model.

@@ -11,10 +11,10 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include "cosim/dynamics/trajectory/trajectory_backend.hpp"
 #include "cosim/test/allocation_probe.hpp"
+#include "cosim/test/scratch_dir.hpp"
 #include "param_error.hpp"
 
 namespace cosim::dynamics::trajectory {
@@ -31,21 +31,8 @@ constexpr const char* kArm =
     "2.5,-0.5,0.20\n"
     "3.0,0.25,0.05\n";
 
-class TrajectoryBackendTest : public ::testing::Test {
+class TrajectoryBackendTest : public cosim::test::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("cosim_trajectory_test_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  std::filesystem::path write(const std::string& name, const std::string& text) const {
-    const auto path = dir_ / name;
-    std::ofstream(path) << text;
-    return path;
-  }
   // Through the registry's path: declared parameters, CLI overrides.
   static std::unique_ptr<Backend> make(const std::vector<std::string>& cli, double t0_s = 0.0) {
     return make_trajectory_backend(Params::resolve("trajectory", trajectory_param_specs(), nullptr, cli), t0_s);
@@ -63,7 +50,6 @@ class TrajectoryBackendTest : public ::testing::Test {
     return param_error([&] { (void)JointTrajectory::read(path, Interpolation::linear, false); });
   }
 
-  std::filesystem::path dir_;
 };
 
 std::vector<double> values_at(const JointTrajectory& traj, double t_s) {

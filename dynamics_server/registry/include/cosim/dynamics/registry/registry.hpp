@@ -2,6 +2,7 @@
 /// @file
 /// The closed table of backends, sorted by name.
 
+#include <filesystem>
 #include <memory>
 #include <span>
 #include <string_view>
@@ -32,6 +33,14 @@ struct BackendEntry {
   /// Builds the backend at t0_s [s] from resolved parameters (may throw ParamError for a
   /// combination of values that is invalid although each is in range).
   std::unique_ptr<Backend> (*make)(const Params& params, double t0_s);
+  /// The length [s] of the backend's own scenario for these resolved parameters (the seed
+  /// paper's run, one lap, a CSV's length): cosim-dynamics runs this long without --duration.
+  /// Finite and > 0; may throw ParamError as `make` does (e.g. a CSV it cannot read).
+  double (*natural_duration_s)(const Params& params);
+  /// The scene that draws the model these resolved parameters choose, when it is not
+  /// default_scene: the mujoco backend's model= file is its own scene (an MJCF or URDF the
+  /// scene readers take). Null, or an empty path returned: default_scene.
+  std::filesystem::path (*scene_for)(const Params& params);
 };
 
 /// All backends, sorted by name (a unit test asserts it).

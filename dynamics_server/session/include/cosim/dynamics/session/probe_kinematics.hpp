@@ -44,7 +44,7 @@ class ProbeKinematics {
   static std::vector<int> joint_indices(const scene::SceneModel& scene, std::span<const std::string> backend_joints,
                                         const std::string& scene_label, const std::string& backend_label,
                                         std::span<const JointKind> backend_kinds);
-  // Every probe of the scene when `names` is empty (then filled); throws for an unknown name.
+  // The scene's default probes when `names` is empty (then filled); throws for an unknown name.
   static std::vector<int> probe_indices(const scene::SceneModel& scene, std::vector<std::string>& names,
                                         const std::string& scene_label);
 

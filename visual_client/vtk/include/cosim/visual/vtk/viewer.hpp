@@ -44,7 +44,11 @@ struct ViewerOptions {
   int tracked_probe = -1;          ///< scene probe the follow camera and the trail use; -1 = none
   bool grid = true;                ///< lines on the floor every metre (every 0.25 m too where they span <= 20 m)
   bool axes = true;                ///< the world frame's axes, a triad in the top right corner
-  bool probes = true;              ///< every probe drawn as an orange dot over the model
+  bool probes = true;              ///< probes drawn as orange dots over the model
+  /// The scene probes drawn (those a run compares); empty: the scene's default probes. Key `p`
+  /// shows every probe of the scene instead, and back.
+  std::vector<int> marked_probes;
+  bool all_probes = false;         ///< start showing every probe (--probe-marks all)
   /// Highlight what touches the floor (z = 0): of each set of sibling parts (the rollers of
   /// one wheel), the lowest, when it comes within 1 mm of the floor.
   bool contact = false;

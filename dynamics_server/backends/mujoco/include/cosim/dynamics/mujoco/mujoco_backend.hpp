@@ -108,4 +108,12 @@ class MujocoBackend final : public Backend {
   Sample latest_;    // state steps_
 };
 
+/// The run's natural length [s]: the reference CSV's last time when `trajectory` is given (a
+/// CSV ending at or before 0: 10 s), else 10 s. Throws ParamError for a missing or bad CSV.
+double mujoco_natural_duration_s(const Params& params);
+
+/// The scene of a run without --scene: the model= file itself (drawn by the MJCF or URDF
+/// scene reader), or empty for the default pendulum, which scenes/pendulum draws.
+std::filesystem::path mujoco_model_scene(const Params& params);
+
 }  // namespace cosim::dynamics::mujoco

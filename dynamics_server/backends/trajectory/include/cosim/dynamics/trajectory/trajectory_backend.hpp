@@ -21,6 +21,10 @@ std::span<const ParamSpec> trajectory_param_specs();
 /// Registry factory. Throws ParamError for a file not found or a bad CSV (JointTrajectory::read).
 std::unique_ptr<Backend> make_trajectory_backend(const Params& params, double t0_s);
 
+/// The run's natural length [s]: the CSV's last time (a run starts at 0; a looping CSV from 0:
+/// one period), or its span if it ends before 0. Throws ParamError as make_trajectory_backend.
+double trajectory_natural_duration_s(const Params& params);
+
 /// Output name of a joint's velocity: "<joint>_rate_per_s", in the joint's unit per second
 /// (m/s for a prismatic joint, rad/s for a revolute one; the backend does not know which).
 std::string rate_output_name(const std::string& joint_name);
