@@ -514,7 +514,7 @@ TEST_F(VisualTest, NoDisplayAndNoXvfbIsOneClearError) {
 // launcher hands the model to both sides as their scene, the viewer draws what MuJoCo compiled
 // (meshes included), and its probes, measured on the rendered actors, equal the dynamics' own.
 TEST_F(VisualTest, AMujocoModelRunsWithoutAHandWrittenScene) {
-  const std::string model = (kTestScenesDir / "mjcf" / "arm" / "arm.xml").string();
+  const std::string model = (kExamplesDir / "mjcf_arm" / "arm.xml").string();
   Process cosim(kBinDir / "cosim",
                 {"--backend", "mujoco", "--param", "model=" + model, "--duration", "1", "--fps", "20", "--out",
                  run_dir().string(), "--size", "320x180", "--no-hold", "--hud", "off"},

@@ -2,7 +2,7 @@
 // has a probe for sits where MuJoCo's mj_kinematics puts its centre of mass (xipos), and every
 // drawn geometry where MuJoCo puts that geom (geom_xpos, geom_xmat), on two models written for
 // these tests: an arm with every geom type and hinge, slide and ball joints
-// (tests/data/scenes/mjcf/arm/), and a floating omni-wheel base whose robot is an included file
+// (examples/mjcf_arm/), and a floating omni-wheel base whose robot is an included file
 // (tests/data/scenes/mjcf/omnibase/).
 #include <gtest/gtest.h>
 
@@ -31,6 +31,7 @@ constexpr double kPositionTolerance_m = 1e-9;
 constexpr double kRotationTolerance = 1e-9;
 
 fs::path mjcf_dir() { return fixtures_dir() / "mjcf"; }
+fs::path examples_arm() { return fs::path(COSIM_EXAMPLES_DIR) / "mjcf_arm" / "arm.xml"; }
 
 struct MjModelDeleter {
   void operator()(mjModel* m) const { mj_deleteModel(m); }
@@ -147,7 +148,7 @@ void expect_same_kinematics_as_mujoco(const fs::path& file) {
 }
 
 TEST(MjcfScene, AnArmWithEveryGeomTypeIsWhereMujocoPutsIt) {
-  expect_same_kinematics_as_mujoco(mjcf_dir() / "arm" / "arm.xml");
+  expect_same_kinematics_as_mujoco(examples_arm());
 }
 
 TEST(MjcfScene, AFloatingOmniBaseFromAnIncludedFileIsWhereMujocoPutsIt) {
@@ -155,7 +156,7 @@ TEST(MjcfScene, AFloatingOmniBaseFromAnIncludedFileIsWhereMujocoPutsIt) {
 }
 
 TEST(MjcfScene, JointsAreNamedAsTheMujocoBackendNamesThem) {
-  const SceneModel arm = SceneModel::load(mjcf_dir() / "arm" / "arm.xml");
+  const SceneModel arm = SceneModel::load(examples_arm());
   EXPECT_EQ(arm.name(), "MjArm");
   EXPECT_EQ(std::vector<std::string>(arm.joint_names().begin(), arm.joint_names().end()),
             (std::vector<std::string>{"MjArm/yaw", "MjArm/shoulder", "MjArm/elbow", "MjArm/extend", "MjArm/wrist/yaw",
@@ -171,7 +172,7 @@ TEST(MjcfScene, JointsAreNamedAsTheMujocoBackendNamesThem) {
 }
 
 TEST(MjcfScene, ProbesAreTheMovingBodiesFirstTheOneNearestTheRoot) {
-  const SceneModel arm = SceneModel::load(mjcf_dir() / "arm" / "arm.xml");
+  const SceneModel arm = SceneModel::load(examples_arm());
   std::vector<std::string> probes;
   for (const Probe& p : arm.probes()) probes.push_back(p.name);
   // base does not move: no probe; tool has no joint but moves with the hand.
@@ -183,7 +184,7 @@ TEST(MjcfScene, ProbesAreTheMovingBodiesFirstTheOneNearestTheRoot) {
 }
 
 TEST(MjcfScene, DrawsWhatMujocosViewerDraws) {
-  const SceneModel arm = SceneModel::load(mjcf_dir() / "arm" / "arm.xml");
+  const SceneModel arm = SceneModel::load(examples_arm());
   std::vector<std::string> drawn;
   for (const Render& r : arm.renders()) drawn.push_back(r.ref);
   EXPECT_EQ(drawn, (std::vector<std::string>{"MjArm/floor", "MjArm/base_box", "MjArm/turret_cylinder",

@@ -48,8 +48,8 @@ TEST(MujocoDefaultScene, TheBobProbeIsWhereMujocoPutsTheBob) {
 }
 
 TEST(MujocoModelAsScene, EveryBodyOfTheSimulatedArmIsWhereMujocoPutsIt) {
-  // The arm of the scene tests falls under gravity for 1 s (hinges, a slide, a ball joint).
-  const std::string file = COSIM_TEST_SCENES_DIR "/mjcf/arm/arm.xml";
+  // The example arm (the scene tests' too) falls under gravity for 1 s (hinges, a slide, a ball joint).
+  const std::string file = COSIM_EXAMPLES_DIR "/mjcf_arm/arm.xml";
   const BackendEntry& entry = find_backend("mujoco");
   const std::vector<std::string> overrides{"model=" + file};
   const auto backend = entry.make(Params::resolve(entry.name, entry.param_specs(), nullptr, overrides), 0.0);
