@@ -57,7 +57,7 @@ int main(int argc, char** argv) {
   app.add_flag("-v,--verbose", options.verbose, "say which processes start, with their pids and arguments");
   // cosim-visual's options, passed on; those with a fixed set of values are checked here too, so
   // that a typo is reported before anything starts (cosim-visual checks --size).
-  std::string camera, size, video, screenshot_every, speed, inset, hud, probe_marks;
+  std::string camera, size, video, screenshot_every, speed, inset, hud, probe_marks, triangle_budget;
   bool hold = false, no_hold = false, contact = false;
   const std::string viewer = "Viewer (cosim-visual)";
   cosim::protocol::add_camera_option(app, camera)->group(viewer);
@@ -66,6 +66,10 @@ int main(int argc, char** argv) {
   cosim::protocol::add_inset_option(app, inset)->group(viewer);
   cosim::protocol::add_hud_option(app, hud)->group(viewer);
   cosim::protocol::add_probe_marks_option(app, probe_marks)->group(viewer);
+  app.add_option("--triangle-budget", triangle_budget,
+                 "mesh triangles drawn at most, meshes decimated at load beyond it (0 = all; default 200000)")
+      ->check(CLI::NonNegativeNumber)
+      ->group(viewer);
   auto* hold_flag = app.add_flag("--hold", hold, "window stays open after the run (default when started from a terminal)")
                         ->group(viewer);
   app.add_flag("--no-hold", no_hold, "window closes at the end of the run")->group(viewer)->excludes(hold_flag);
@@ -87,6 +91,7 @@ int main(int argc, char** argv) {
                                     {"--inset", inset},
                                     {"--hud", hud},
                                     {"--probe-marks", probe_marks},
+                                    {"--triangle-budget", triangle_budget},
                                     {"--video", video},
                                     {"--screenshot-every", screenshot_every}}) {
     if (!value.empty()) options.visual_options.insert(options.visual_options.end(), {name, value});

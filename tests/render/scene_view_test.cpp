@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <fstream>
+#include <memory>
 #include <numbers>
 #include <random>
 #include <string>
@@ -16,6 +17,7 @@
 #include <vtkMatrix4x4.h>
 #include <vtkProperty.h>
 
+#include "cosim/scene/scene_builder.hpp"
 #include "cosim/scene/scene_model.hpp"
 #include "cosim/util/errors.hpp"
 #include "cosim/visual/vtk/pose.hpp"
@@ -118,6 +120,62 @@ TEST(SceneView, EachActorMovesWithItsRenderFrame) {
         for (int j = 0; j < 4; ++j) ASSERT_NEAR(M->GetElement(i, j), expected(i, j), 1e-15) << scene.renders()[r].ref;
       }
     }
+  }
+}
+
+// A scene whose mesh holds 20 000 triangles, on a revolute joint, with a probe off the axis.
+scene::SceneModel fine_sphere_scene() {
+  constexpr int kRings = 100, kSectors = 100;  // 2 * 100 * 100 = 20 000 triangles
+  auto data = std::make_shared<scene::TriangleMesh::Data>();
+  const auto at = [&](int ring, int sector) { return ring * kSectors + sector % kSectors; };
+  for (int ring = 0; ring <= kRings; ++ring) {
+    for (int sector = 0; sector < kSectors; ++sector) {
+      const double polar = std::numbers::pi * ring / kRings, azimuth = 2 * std::numbers::pi * sector / kSectors;
+      data->vertices_m.emplace_back(0.1 * std::sin(polar) * std::cos(azimuth), 0.1 * std::sin(polar) * std::sin(azimuth),
+                                    0.1 * std::cos(polar));
+    }
+  }
+  for (int ring = 0; ring < kRings; ++ring) {
+    for (int sector = 0; sector < kSectors; ++sector) {
+      data->triangles.push_back({at(ring, sector), at(ring + 1, sector), at(ring + 1, sector + 1)});
+      data->triangles.push_back({at(ring, sector), at(ring + 1, sector + 1), at(ring, sector + 1)});
+    }
+  }
+  scene::SceneBuilder b;
+  b.set_name("Fine");
+  b.set_root(std::filesystem::temp_directory_path());
+  const int robot = b.add_instance(-1, "Fine", Eigen::Isometry3d::Identity());
+  const int joint = b.add_joint(robot, {.name = "turn", .drive = scene::DriveType::revolute,
+                                        .axis_J = Eigen::Vector3d::UnitZ(), .driven = true});
+  Eigen::Isometry3d X_FG = Eigen::Isometry3d::Identity();
+  X_FG.translation() = Eigen::Vector3d(0.3, 0, 0);
+  b.add_geometry(joint, "ball", scene::TriangleMesh{data}, X_FG);
+  b.add_render(joint, {.ref = "ball", .rgb = {0.5, 0.5, 0.5}});
+  b.add_probe(joint, "tip", {0.4, 0.05, 0});
+  return std::move(b).build();
+}
+
+TEST(SceneView, MeshesBeyondTheTriangleBudgetAreDecimatedAndTheProbesStay) {
+  const auto scene = fine_sphere_scene();
+  SceneView full(scene), within(scene, 20000), budget(scene, 5000);
+  EXPECT_EQ(full.mesh_triangles_read(), 20000u);
+  EXPECT_EQ(full.meshes_decimated(), 0u);
+  EXPECT_EQ(within.meshes_decimated(), 0u) << "a budget the scene meets changes nothing";
+  EXPECT_EQ(within.triangle_count(), full.triangle_count());
+  EXPECT_EQ(budget.meshes_decimated(), 1u);
+  // vtkQuadricDecimation meets its target reduction to within a few triangles.
+  EXPECT_LE(budget.triangle_count(), 5000u + 50u);
+  EXPECT_GE(budget.triangle_count(), 5000u - 500u);
+  std::mt19937_64 rng(11);
+  std::vector<Eigen::Isometry3d> X_WF(scene.frames().size());
+  std::vector<Eigen::Vector3d> p_full(1), p_budget(1);
+  for (int trial = 0; trial < 10; ++trial) {
+    scene.world_transforms(random_q(scene, rng), X_WF);
+    full.update(X_WF);
+    budget.update(X_WF);
+    full.probe_positions(p_full);
+    budget.probe_positions(p_budget);
+    EXPECT_EQ(p_full[0], p_budget[0]) << "probes follow the frames, not the triangles";
   }
 }
 

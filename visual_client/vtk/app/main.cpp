@@ -58,7 +58,7 @@ int run_pose(const VisualOptions& options, const scene::SceneModel& scene) {
   if (options.offscreen && options.screenshot.empty()) {
     throw util::BadInputError("--pose/--joints without a window needs --screenshot FILE.png");
   }
-  SceneView view(scene);
+  SceneView view(scene, options.triangle_budget);
   ViewerOptions v;
   v.width = options.width;
   v.height = options.height;
@@ -100,7 +100,7 @@ int run_pose(const VisualOptions& options, const scene::SceneModel& scene) {
 /// joint oscillates over +-1 m, every revolute joint turns at 2 rad/s.
 int run_bench(const VisualOptions& options, const scene::SceneModel& scene) {
   using Clock = std::chrono::steady_clock;
-  SceneView view(scene);
+  SceneView view(scene, options.triangle_budget);
   ViewerOptions v;
   v.width = options.width;
   v.height = options.height;
@@ -163,9 +163,10 @@ int run_bench(const VisualOptions& options, const scene::SceneModel& scene) {
   if (video) video->finish();
   const double total_s = std::chrono::duration<double>(Clock::now() - start).count();
   const double n = options.bench_frames;
-  std::printf("cosim-visual bench: scene %s, %zu actors (%zu closed), %zu triangles, %dx%d offscreen, %d frames\n",
-              scene.name().c_str(), view.actors().size(), view.closed_renders(), view.triangle_count(), options.width,
-              options.height, options.bench_frames);
+  std::printf("cosim-visual bench: scene %s, %zu actors (%zu closed), %zu triangles (%zu mesh triangles read, %zu "
+              "meshes decimated), %dx%d offscreen, %d frames\n",
+              scene.name().c_str(), view.actors().size(), view.closed_renders(), view.triangle_count(),
+              view.mesh_triangles_read(), view.meshes_decimated(), options.width, options.height, options.bench_frames);
   std::printf("render: %.1f fps (%.2f ms/frame)\n", n / render_s, 1e3 * render_s / n);
   if (video) {
     std::printf("readback: %.2f ms/frame, video write: %.2f ms/frame (%s)\n", 1e3 * readback_s / n,
@@ -301,6 +302,10 @@ int main(int argc, char** argv) {
                                    "terminal)");
   app.add_flag("--contact", options.contact,
                "highlight, of each wheel, the part touching the floor (the roller in contact; key c)");
+  app.add_option("--triangle-budget", options.triangle_budget,
+                 "mesh triangles drawn at most: meshes of a scene holding more are decimated at load to fit "
+                 "(big downloaded meshes), 0 = draw every triangle (e.g. for a screenshot at full detail)")
+      ->capture_default_str();
   std::string probe_marks = "compared";
   cosim::protocol::add_probe_marks_option(app, probe_marks)->capture_default_str();
   std::string inset = "on";

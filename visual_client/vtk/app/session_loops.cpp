@@ -593,10 +593,15 @@ void run_session(const VisualOptions& options, const scene::SceneModel* given_sc
                  SessionState& state) {
   std::optional<SceneView> view;
   auto make_view = [&](const scene::SceneModel& scene) {
-    view.emplace(scene);
+    view.emplace(scene, options.triangle_budget);
     log.info("scene " + scene.name() + ": " + std::to_string(view->actors().size()) + " actors, " +
              std::to_string(view->triangle_count()) + " triangles, " + std::to_string(view->closed_renders()) +
              " closed (back faces culled), " + std::to_string(view->meshes_loaded()) + " mesh files");
+    if (view->meshes_decimated() > 0) {
+      log.info(std::to_string(view->meshes_decimated()) + " meshes decimated: " +
+               std::to_string(view->mesh_triangles_read()) + " mesh triangles read, above --triangle-budget " +
+               std::to_string(options.triangle_budget) + " (--triangle-budget 0 draws them all)");
+    }
   };
   // A scene given: its actors first, so a mesh that cannot be read is reported before anything
   // waits on a peer.

@@ -34,6 +34,7 @@ struct VisualOptions {
   bool inset = true;  // follow camera: a top view of the whole path in a corner
   bool contact = false;  // highlight the part of each wheel touching the floor
   bool all_probe_marks = false;  // mark every probe, not only the compared ones (key p)
+  std::size_t triangle_budget = 200000;  // mesh triangles drawn at most (decimated beyond); 0 = all
   double speed = 1;   // window: sim seconds shown per wall second; 0 = as fast as frames come
   // Standalone modes.
   bool standalone = false;  // --joints or --pose given (even empty: the zero pose)

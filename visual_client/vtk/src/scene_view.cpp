@@ -27,6 +27,7 @@
 #include <vtkPolyDataMapper.h>
 #include <vtkPolyDataNormals.h>
 #include <vtkProperty.h>
+#include <vtkQuadricDecimation.h>
 #include <vtkRenderer.h>
 #include <vtkRotationalExtrusionFilter.h>
 #include <vtkSTLReader.h>
@@ -253,6 +254,11 @@ class Builder {
     return transformed(run(sweep), axis_rotation(Eigen::Vector3d::UnitZ(), r.axis));
   }
   vtkSmartPointer<vtkPolyData> make(const scene::TriangleMesh& t, const scene::Geometry&) {
+    auto& cached = triangle_meshes_[t.data.get()];
+    if (!cached) cached = triangles_of(t);
+    return cached;
+  }
+  static vtkSmartPointer<vtkPolyData> triangles_of(const scene::TriangleMesh& t) {
     auto points = vtkSmartPointer<vtkPoints>::New();
     points->SetDataTypeToFloat();
     points->SetNumberOfPoints(static_cast<vtkIdType>(t.data->vertices_m.size()));
@@ -304,6 +310,7 @@ class Builder {
 
   std::size_t& meshes_loaded_;
   std::map<std::string, vtkSmartPointer<vtkPolyData>> meshes_;  // file -> mesh, read once
+  std::map<const void*, vtkSmartPointer<vtkPolyData>> triangle_meshes_;  // TriangleMesh data -> polydata, built once
 };
 
 }  // namespace
@@ -325,7 +332,7 @@ void render_color(const scene::Render& render, double rgb[3]) {
   }
 }
 
-SceneView::SceneView(const scene::SceneModel& scene) : scene_(scene) {
+SceneView::SceneView(const scene::SceneModel& scene, std::size_t mesh_triangle_budget) : scene_(scene) {
   const auto frames = scene.frames();
   frame_matrix_.resize(frames.size());
   frame_transform_.resize(frames.size());
@@ -352,18 +359,48 @@ SceneView::SceneView(const scene::SceneModel& scene) : scene_(scene) {
   std::vector<Prepared> shapes(scene.geometries().size());
   // Parts using the same file at the same scale share one prepared mesh.
   std::map<std::tuple<std::string, double, double, double>, Prepared> parts;
+  // The mesh triangles the renders draw (each mesh read once, here), against the budget.
+  const auto is_mesh = [](const scene::Geometry& g) {
+    return std::holds_alternative<scene::Part>(g.shape) || std::holds_alternative<scene::TriangleMesh>(g.shape);
+  };
+  for (const auto& render : scene.renders()) {
+    for (const auto& placed : render.parts) {
+      const scene::Geometry& g = scene.geometries()[static_cast<std::size_t>(placed.geometry)];
+      if (is_mesh(g)) mesh_triangles_read_ += static_cast<std::size_t>(builder.shape(g)->GetNumberOfPolys());
+    }
+  }
+  const double keep = mesh_triangle_budget > 0 && mesh_triangles_read_ > mesh_triangle_budget
+                          ? static_cast<double>(mesh_triangle_budget) / static_cast<double>(mesh_triangles_read_)
+                          : 1.0;
+  const auto decimated = [&](vtkSmartPointer<vtkPolyData> mesh) {
+    if (keep >= 1.0 || static_cast<std::size_t>(mesh->GetNumberOfPolys()) <= kMinDecimatedTriangles) return mesh;
+    auto triangles = vtkSmartPointer<vtkTriangleFilter>::New();  // the decimation takes triangles only
+    triangles->SetInputData(mesh);
+    // Shared points first: a mesh that repeats its vertices per triangle (an OBJ, a pole of a
+    // sphere) has no edges to collapse.
+    auto merge = vtkSmartPointer<vtkCleanPolyData>::New();
+    merge->SetInputConnection(triangles->GetOutputPort());
+    merge->ToleranceIsAbsoluteOn();
+    merge->SetAbsoluteTolerance(kMergeTolerance_m);
+    auto decimate = vtkSmartPointer<vtkQuadricDecimation>::New();
+    decimate->SetInputConnection(merge->GetOutputPort());
+    decimate->SetTargetReduction(1.0 - keep);
+    decimate->VolumePreservationOn();  // no shrinking of thin parts
+    ++meshes_decimated_;
+    return run(decimate);
+  };
   // Geometries sharing one TriangleMesh (a MuJoCo mesh used by several geoms) share it too.
   std::map<const void*, Prepared> triangle_meshes;
   const auto prepared = [&](const scene::Geometry& g) {
     if (const auto* mesh = std::get_if<scene::TriangleMesh>(&g.shape)) {
       auto [it, added] = triangle_meshes.try_emplace(mesh->data.get());
-      if (added) it->second = prepare(builder.shape(g));
+      if (added) it->second = prepare(decimated(builder.shape(g)));
       return it->second;
     }
     const auto* part = std::get_if<scene::Part>(&g.shape);
     if (part == nullptr) return prepare(builder.shape(g));
     auto [it, added] = parts.try_emplace({part->file.string(), part->scale.x(), part->scale.y(), part->scale.z()});
-    if (added) it->second = prepare(builder.shape(g));
+    if (added) it->second = prepare(decimated(builder.shape(g)));
     return it->second;
   };
   for (const auto& render : scene.renders()) {

@@ -31,7 +31,14 @@ class SceneView {
   /// Builds geometry, colours and actors. Each mesh file (STL, OBJ, PLY; COLLADA in builds
   /// with assimp) is read once and shared. Throws scene::SceneError (file:line of the
   /// element, naming the mesh file) when a mesh cannot be read or is empty.
-  explicit SceneView(const scene::SceneModel& scene);
+  ///
+  /// `mesh_triangle_budget` (0 = none): when the meshes the renders draw (files and
+  /// TriangleMesh shapes, counted once per placement) hold more triangles than this, every
+  /// mesh of more than kMinDecimatedTriangles is decimated (vtkQuadricDecimation) by the one
+  /// factor that brings the total to the budget: downloaded robots often carry millions of
+  /// triangles that llvmpipe cannot draw at a frame rate. Probes do not change (they follow
+  /// the frames, not the triangles).
+  explicit SceneView(const scene::SceneModel& scene, std::size_t mesh_triangle_budget = 0);
   SceneView(const SceneView&) = delete;
   SceneView& operator=(const SceneView&) = delete;
 
@@ -54,8 +61,14 @@ class SceneView {
 
   /// Distinct mesh files read (each once, however often it is used).
   std::size_t meshes_loaded() const { return meshes_loaded_; }
-  /// Triangles over all actors (after the build).
+  /// Triangles over all actors (after the build, and after decimation).
   std::size_t triangle_count() const { return triangles_; }
+  /// Mesh triangles the renders draw as read, before any decimation (once per placement).
+  std::size_t mesh_triangles_read() const { return mesh_triangles_read_; }
+  /// Meshes decimated to meet the triangle budget (0 when within it or without one).
+  std::size_t meshes_decimated() const { return meshes_decimated_; }
+  /// Meshes of at most this many triangles are never decimated (small parts keep their shape).
+  static constexpr std::size_t kMinDecimatedTriangles = 2000;
   /// Renders found to be closed surfaces, drawn with back faces culled.
   std::size_t closed_renders() const { return closed_renders_; }
   /// True for actors whose frame moves with a driven joint (used to frame the camera).
@@ -74,6 +87,8 @@ class SceneView {
   std::size_t meshes_loaded_ = 0;
   std::size_t triangles_ = 0;
   std::size_t closed_renders_ = 0;
+  std::size_t mesh_triangles_read_ = 0;
+  std::size_t meshes_decimated_ = 0;
 };
 
 /// RGB [0, 1] of a render: vtkNamedColors for a CSS name it knows with the CSS value,
