@@ -203,6 +203,14 @@ class Builder {
     return std::visit([&](const auto& s) { return make(s, g); }, g.shape);
   }
 
+  /// Triangles of a mesh geometry (a Part file, read once, or a TriangleMesh), without
+  /// building its placed or scaled polydata; 0 for the other shapes.
+  std::size_t mesh_triangles(const scene::Geometry& g) {
+    if (const auto* t = std::get_if<scene::TriangleMesh>(&g.shape)) return t->data->triangles.size();
+    if (const auto* p = std::get_if<scene::Part>(&g.shape)) return static_cast<std::size_t>(unscaled(*p, g)->GetNumberOfPolys());
+    return 0;
+  }
+
  private:
   vtkSmartPointer<vtkPolyData> make(const scene::Cuboid& c, const scene::Geometry&) {
     auto source = vtkSmartPointer<vtkCubeSource>::New();
@@ -277,9 +285,11 @@ class Builder {
     mesh->SetPolys(polys);
     return mesh;
   }
-  vtkSmartPointer<vtkPolyData> make(const scene::Part& p, const scene::Geometry& g) {
+  vtkSmartPointer<vtkPolyData> make(const scene::Part& p, const scene::Geometry& g) { return scaled(unscaled(p, g), p.scale); }
+  /// The Part's file as read, read once.
+  vtkSmartPointer<vtkPolyData> unscaled(const scene::Part& p, const scene::Geometry& g) {
     const std::string key = p.file.string();
-    if (auto it = meshes_.find(key); it != meshes_.end()) return scaled(it->second, p.scale);
+    if (auto it = meshes_.find(key); it != meshes_.end()) return it->second;
     std::error_code ec;
     const auto bytes = std::filesystem::file_size(p.file, ec);
     if (ec) throw scene::SceneError(g.where, "mesh " + key + ": " + ec.message());
@@ -294,7 +304,7 @@ class Builder {
     }
     ++meshes_loaded_;
     meshes_.emplace(key, mesh);
-    return scaled(mesh, p.scale);
+    return mesh;
   }
 
   /// Scaled per axis about the mesh's own origin (factors > 0: the orientation stays).
@@ -360,13 +370,9 @@ SceneView::SceneView(const scene::SceneModel& scene, std::size_t mesh_triangle_b
   // Parts using the same file at the same scale share one prepared mesh.
   std::map<std::tuple<std::string, double, double, double>, Prepared> parts;
   // The mesh triangles the renders draw (each mesh read once, here), against the budget.
-  const auto is_mesh = [](const scene::Geometry& g) {
-    return std::holds_alternative<scene::Part>(g.shape) || std::holds_alternative<scene::TriangleMesh>(g.shape);
-  };
   for (const auto& render : scene.renders()) {
     for (const auto& placed : render.parts) {
-      const scene::Geometry& g = scene.geometries()[static_cast<std::size_t>(placed.geometry)];
-      if (is_mesh(g)) mesh_triangles_read_ += static_cast<std::size_t>(builder.shape(g)->GetNumberOfPolys());
+      mesh_triangles_read_ += builder.mesh_triangles(scene.geometries()[static_cast<std::size_t>(placed.geometry)]);
     }
   }
   const double keep = mesh_triangle_budget > 0 && mesh_triangles_read_ > mesh_triangle_budget
