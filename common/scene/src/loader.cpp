@@ -25,11 +25,9 @@ bool accepts_xml_scene(const fs::path& path) {
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);
   if (fs::is_directory(st)) return true;
-  std::string ext = path.extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   // A MuJoCo model is an .xml file too: the MJCF reader's, by its root element.
-  return fs::is_regular_file(st) && ext == ".xml" && xml_root_element(path) != "mujoco";
+  return fs::is_regular_file(st) && lower_case(path.extension().string()) == ".xml" &&
+         xml_root_element(path) != "mujoco";
 }
 
 // The element's line, and its name and refs attributes' own lines for errors about them.

@@ -27,6 +27,7 @@
 
 #include "cosim/mjcf/mjcf.hpp"
 #include "cosim/scene/scene_builder.hpp"
+#include "path_util.hpp"
 #include "readers.hpp"
 #include "xml_file.hpp"
 
@@ -53,9 +54,8 @@ constexpr double kPlaneThickness = 1e-3;
 
 bool accepts_mjcf(const fs::path& path) {
   std::error_code ec;
-  std::string ext = path.extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return fs::is_regular_file(path, ec) && ext == ".xml" && xml_root_element(path) == "mujoco";
+  return fs::is_regular_file(path, ec) && lower_case(path.extension().string()) == ".xml" &&
+         xml_root_element(path) == "mujoco";
 }
 
 Eigen::Isometry3d pose(const mjtNum* pos, const mjtNum* quat_wxyz) {

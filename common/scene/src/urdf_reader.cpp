@@ -60,13 +60,6 @@ constexpr std::array<MeshExtension, 4> kMeshExtensions{{{".stl", MeshFormat::stl
                                                         {".ply", MeshFormat::ply},
                                                         {".dae", MeshFormat::dae}}};
 
-std::string lower_case(string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 // A regular file named *.urdf, in any case.
 bool accepts_urdf(const fs::path& path) {
   std::error_code ec;
