@@ -14,8 +14,6 @@
 namespace cosim::test {
 namespace {
 
-bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
-
 class CliTest : public LoopTest {
  protected:
   std::unique_ptr<Process> run(const char* exe, std::vector<std::string> args) {

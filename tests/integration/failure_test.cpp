@@ -22,7 +22,6 @@ namespace {
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 
-bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
 
 std::string last_line(const std::string& text) {
   std::string t = text;

@@ -22,7 +22,6 @@ namespace {
 
 using std::chrono::milliseconds;
 
-bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
 
 /// Every file of a run folder reads: run.json is JSON, the tables end on whole rows (a torn
 /// last row is reported and left out), the recording reads to its last whole record.

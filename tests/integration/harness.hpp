@@ -21,6 +21,9 @@ namespace cosim::test {
 inline const std::filesystem::path kBinDir = COSIM_BIN_DIR;
 inline const std::filesystem::path kScenesDir = COSIM_SCENES_DIR;
 
+/// True if `what` occurs in `text` (a program's output, a file's contents).
+inline bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
 /// The channel kinds two processes can meet on in this build (every available kind but
 /// the in-process mem:), for suites parameterised over channels.
 inline std::vector<std::string> process_channel_kinds() {

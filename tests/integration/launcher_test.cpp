@@ -22,7 +22,6 @@ using std::chrono::milliseconds;
 
 const std::filesystem::path kLauncher = kBinDir / "cosim";
 
-bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
 
 /// Whether a process with this pid still runs (a zombie nobody reaped does not).
 bool alive(pid_t pid) {

@@ -23,7 +23,6 @@ namespace {
 const std::filesystem::path kExamplesDir = COSIM_EXAMPLES_DIR;
 const std::string kPendulumScene = COSIM_SCENES_DIR "/pendulum";
 
-bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
 
 class MujocoRun : public LoopTest {
  protected:

@@ -5,6 +5,8 @@
 #include "cosim/wire/fifo_channel.hpp"
 
 namespace cosim::protocol::detail {
+// Named: every kind defines check, open_dynamics, ... and a unity build compiles them together.
+namespace fifo_kind {
 namespace {
 
 void check(std::string_view address, const std::string& text) {
@@ -31,8 +33,10 @@ std::string scratch_address(const std::filesystem::path& scratch_dir, std::strin
 }
 
 }  // namespace
+}  // namespace fifo_kind
 
 ChannelKind fifo_channel_kind() {
+  using namespace fifo_kind;
   return {"fifo", "fifo:DIR", "two POSIX FIFOs in DIR (created mode 0700 by the dynamics side)", "",
           check, open_dynamics, open_visual, scratch_address};
 }

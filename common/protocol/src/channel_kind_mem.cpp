@@ -5,6 +5,8 @@
 #include "cosim/wire/mem_channel.hpp"
 
 namespace cosim::protocol::detail {
+// Named: every kind defines check, open_dynamics, ... and a unity build compiles them together.
+namespace mem_kind {
 namespace {
 
 void check(std::string_view address, const std::string& text) {
@@ -27,8 +29,10 @@ std::string scratch_address(const std::filesystem::path& scratch_dir, std::strin
 }
 
 }  // namespace
+}  // namespace mem_kind
 
 ChannelKind mem_channel_kind() {
+  using namespace mem_kind;
   return {"mem", "mem:NAME", "in-process channel between two threads of one program (tests)", "",
           check, open_dynamics, open_visual, scratch_address};
 }

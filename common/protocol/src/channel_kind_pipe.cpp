@@ -6,6 +6,8 @@
 #include "cosim/wire/pipe_channel.hpp"
 
 namespace cosim::protocol::detail {
+// Named: every kind defines check, open_dynamics, ... and a unity build compiles them together.
+namespace pipe_kind {
 namespace {
 
 void check(std::string_view address, const std::string& text) {
@@ -36,8 +38,10 @@ std::string scratch_address(const std::filesystem::path& scratch_dir, std::strin
 }
 
 }  // namespace
+}  // namespace pipe_kind
 
 ChannelKind pipe_channel_kind() {
+  using namespace pipe_kind;
   return {"pipe", "pipe:NAME", "Windows named pipe \\\\.\\pipe\\NAME (one duplex pipe, this user only)", "",
           check, open_dynamics, open_visual, scratch_address};
 }

@@ -7,6 +7,8 @@
 #include "cosim/wire/shm_channel.hpp"
 
 namespace cosim::protocol::detail {
+// Named: every kind defines check, open_dynamics, ... and a unity build compiles them together.
+namespace shm_kind {
 namespace {
 
 void check(std::string_view address, const std::string& text) {
@@ -44,8 +46,10 @@ std::string scratch_address(const std::filesystem::path& scratch_dir, std::strin
 }
 
 }  // namespace
+}  // namespace shm_kind
 
 ChannelKind shm_channel_kind() {
+  using namespace shm_kind;
   return {"shm", "shm:NAME", "shared memory (Boost.Interprocess), one ring per direction; the fastest local path", "",
           check, open_dynamics, open_visual, scratch_address};
 }

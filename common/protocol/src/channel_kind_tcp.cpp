@@ -18,6 +18,8 @@
 #include <boost/asio/ip/tcp.hpp>
 
 namespace cosim::protocol::detail {
+// Named: every kind defines check, open_dynamics, ... and a unity build compiles them together.
+namespace tcp_kind {
 namespace {
 
 struct HostPort {
@@ -114,8 +116,10 @@ std::string scratch_address(const std::filesystem::path&, std::string_view) {
 }
 
 }  // namespace
+}  // namespace tcp_kind
 
 ChannelKind tcp_channel_kind() {
+  using namespace tcp_kind;
   return {"tcp", "tcp:HOST:PORT",
           "TCP (Boost.Asio): the dynamics listens on HOST:PORT (127.0.0.1 = this machine only), the viewer "
           "connects and presents the session token",

@@ -309,7 +309,7 @@ void Loader::parse_geometry(const XmlFile& file, pugi::xml_node el, int frame) {
     id = a.name("id");
     const double r = a.positive("radius"), h = a.positive("height");
     const char axis = a.shape_axis('z');
-    const int res = a.resolution(32);
+    const int res = a.resolution(kDefaultResolution);
     if (kind == "cylinder") {
       shape = Cylinder{r, h, axis, res};
     } else {
@@ -318,12 +318,12 @@ void Loader::parse_geometry(const XmlFile& file, pugi::xml_node el, int frame) {
   } else if (kind == "sphere") {
     const Attrs a(file, el, {"id", "radius", "resolution"});
     id = a.name("id");
-    shape = Sphere{a.positive("radius"), a.resolution(24)};
+    shape = Sphere{a.positive("radius"), a.resolution(kDefaultSphereResolution)};
   } else if (kind == "revolution") {
     const Attrs a(file, el, {"id", "axis", "resolution"});
     id = a.name("id");
     if (!a.has("axis")) a.str("axis");  // required here: throws "missing required attribute"
-    shape = Revolution{{}, a.shape_axis('z'), a.resolution(32)};
+    shape = Revolution{{}, a.shape_axis('z'), a.resolution(kDefaultResolution)};
   } else {  // part
     const Attrs a(file, el, {"id", "file", "scale"});
     id = a.name("id");

@@ -36,9 +36,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Facets of cylinders and spheres: the XML reader's defaults.
-constexpr int kCylinderResolution = 32;
-constexpr int kSphereResolution = 24;
 // Segments of each quarter circle of a capsule's profile; rings and sectors of an ellipsoid.
 constexpr int kCapsuleArcSegments = 8;
 constexpr int kEllipsoidRings = 12;
@@ -87,7 +84,7 @@ std::string local_name(std::string own, const char* kind, int id, std::set<std::
 
 // A capsule along z: a cylinder of half-length `half_m` with hemispherical ends of `radius_m`.
 Revolution capsule(double radius_m, double half_m) {
-  Revolution r{{}, 'z', kCylinderResolution};
+  Revolution r{{}, 'z', kDefaultResolution};
   for (int i = 0; i <= kCapsuleArcSegments; ++i) {  // bottom end, from the pole to the rim
     const double a = -std::numbers::pi / 2 + std::numbers::pi / 2 * i / kCapsuleArcSegments;
     r.profile_m.emplace_back(radius_m * std::cos(a), -half_m + radius_m * std::sin(a));
@@ -269,10 +266,10 @@ class MjcfReader {
         X_FG = X_FG * translation({0, 0, -thickness / 2});  // its top face is the plane
         break;
       }
-      case mjGEOM_SPHERE: shape = Sphere{size[0], kSphereResolution}; break;
+      case mjGEOM_SPHERE: shape = Sphere{size[0], kDefaultSphereResolution}; break;
       case mjGEOM_CAPSULE: shape = capsule(size[0], size[1]); break;
       case mjGEOM_ELLIPSOID: shape = ellipsoid({size[0], size[1], size[2]}); break;
-      case mjGEOM_CYLINDER: shape = Cylinder{size[0], 2 * size[1], 'z', kCylinderResolution}; break;
+      case mjGEOM_CYLINDER: shape = Cylinder{size[0], 2 * size[1], 'z', kDefaultResolution}; break;
       case mjGEOM_BOX: shape = Cuboid{2 * size[0], 2 * size[1], 2 * size[2]}; break;
       case mjGEOM_MESH: {
         const int id = m_->geom_dataid[g];

@@ -42,9 +42,6 @@ namespace {
 namespace fs = std::filesystem;
 using std::string_view;
 
-// Facets of URDF cylinders and spheres: the XML reader's defaults.
-constexpr int kCylinderResolution = 32;
-constexpr int kSphereResolution = 24;
 // A visual without a colour of its own.
 constexpr const char* kDefaultColor = "gray";
 
@@ -602,10 +599,10 @@ Shape UrdfReader::shape_of(const urdf::Geometry& geometry, pugi::xml_node visual
     return Cuboid{box->dim.x, box->dim.y, box->dim.z};
   }
   if (const auto* cylinder = dynamic_cast<const urdf::Cylinder*>(&geometry)) {
-    return Cylinder{cylinder->radius, cylinder->length, 'z', kCylinderResolution};  // URDF's axis
+    return Cylinder{cylinder->radius, cylinder->length, 'z', kDefaultResolution};  // URDF's axis
   }
   if (const auto* sphere = dynamic_cast<const urdf::Sphere*>(&geometry)) {
-    return Sphere{sphere->radius, kSphereResolution};
+    return Sphere{sphere->radius, kDefaultSphereResolution};
   }
   const pugi::xml_node mesh_el = visual.child("geometry").child("mesh");
   const auto* mesh = dynamic_cast<const urdf::Mesh*>(&geometry);

@@ -17,7 +17,7 @@ constexpr std::string_view kHeaderPrefix = "COSIMLOG 1 cosim.v1 ";
 constexpr std::size_t kMaxHeaderLine = 64;  // [bytes] longer first lines are not ours
 constexpr std::size_t kRecordPrefixBytes = 1 + 8;  // direction + t_ns
 
-std::string os_error(int err) { return std::system_category().message(err); }
+std::string errno_text(int err) { return std::system_category().message(err); }
 
 void put_le64(unsigned char* p, std::uint64_t v) {
   for (int i = 0; i < 8; ++i) p[i] = static_cast<unsigned char>(v >> (8 * i));
@@ -84,7 +84,7 @@ void CosimLogWriter::append(Direction dir, std::int64_t t_ns, std::span<const st
 
 CosimLogReader::CosimLogReader(const std::filesystem::path& path)
     : path_(platform::utf8(path)), file_(platform::open_file(path, "rb")) {
-  if (!file_) throw std::runtime_error(path_ + ": cannot open (" + os_error(errno) + ")");
+  if (!file_) throw std::runtime_error(path_ + ": cannot open (" + errno_text(errno) + ")");
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (ec) throw std::runtime_error(path_ + ": cannot stat (" + ec.message() + ")");
@@ -131,7 +131,7 @@ bool CosimLogReader::next(Record& record) {
   const std::size_t got = std::fread(prefix, 1, sizeof prefix, file_.get());
   if (got == 0 && std::feof(file_.get())) return false;  // clean end: between records
   if (got != sizeof prefix) {
-    if (std::ferror(file_.get())) fail_record(start, "read error: " + os_error(errno));
+    if (std::ferror(file_.get())) fail_record(start, "read error: " + errno_text(errno));
     fail_record(start, "truncated (file ends inside the record prefix)");
   }
   if (prefix[0] != static_cast<unsigned char>(Direction::to_visual) &&

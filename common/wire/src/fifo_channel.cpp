@@ -1,4 +1,5 @@
 #include "deadline.hpp"
+#include "setup_fail.hpp"
 #include "posix_text.hpp"
 #include "read_buffer.hpp"
 #include "path_registry.hpp"
@@ -45,7 +46,7 @@ constexpr const char* kV2d = "v2d";
 
 std::string spec(const fs::path& dir) { return "fifo:" + dir.string(); }
 
-[[noreturn]] void fail(Kind kind, const std::string& what) { throw ChannelSetupError(kind, what); }
+using detail::fail;
 
 void ignore_sigpipe_once() {
   static std::once_flag once;

@@ -1,6 +1,7 @@
 // Windows named-pipe channel (pipe_channel.hpp). Built on Windows only.
 
 #include "deadline.hpp"
+#include "setup_fail.hpp"
 #include "read_buffer.hpp"
 
 #include <cosim/platform/output_file.hpp>
@@ -43,7 +44,7 @@ using Kind = ChannelSetupError::Kind;
 constexpr DWORD kPipeBufferBytes = 64 * 1024;        // per direction, as a Linux FIFO
 constexpr std::size_t kMaxNameChars = 200;           // \\.\pipe\ names may have 256 in all
 
-[[noreturn]] void fail(Kind kind, const std::string& what) { throw ChannelSetupError(kind, what); }
+using detail::fail;
 
 std::string windows_error(DWORD error) {
   return platform::error_text(std::error_code(static_cast<int>(error), std::system_category()));

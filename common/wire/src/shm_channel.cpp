@@ -1,4 +1,5 @@
 #include "deadline.hpp"
+#include "setup_fail.hpp"
 #include "posix_text.hpp"
 #include "ready_wait.hpp"
 #include "path_registry.hpp"
@@ -54,7 +55,7 @@ using std::chrono::milliseconds;
 using Kind = ChannelSetupError::Kind;
 
 constexpr milliseconds kWaitSlice = detail::kStopPollSlice;
-constexpr std::uint32_t kMagic = 0x4d485343;  // "CSHM" in memory (little-endian)
+constexpr std::uint32_t kShmMagic = 0x4d485343;  // "CSHM" in memory (little-endian)
 constexpr std::uint32_t kLayoutVersion = 2;
 constexpr const char* kSegmentPrefix = "cosim-shm-";
 constexpr const char* kShmDir = "/dev/shm/";  // where glibc's shm_open() keeps segments
@@ -102,7 +103,7 @@ struct Side {
 struct alignas(kLineBytes) Header {
   // magic, layout_version and dynamics.pid keep these offsets in every layout version, so a
   // later version can still tell a live segment from a stale one.
-  std::atomic<std::uint32_t> magic;  ///< kMagic once initialised
+  std::atomic<std::uint32_t> magic;  ///< kShmMagic once initialised
   std::uint32_t layout_version;      ///< kLayoutVersion
   Side dynamics;
   Side visual;
@@ -139,7 +140,7 @@ std::string boost_error(const bip::interprocess_exception& e) {
   return e.get_native_error() != 0 ? os_error(e.get_native_error()) : std::string(e.what());
 }
 
-[[noreturn]] void fail(Kind kind, const std::string& what) { throw ChannelSetupError(kind, what); }
+using detail::fail;
 
 std::string segment_name(std::string_view name) { return kSegmentPrefix + std::string(name); }
 
@@ -186,9 +187,8 @@ bool process_alive(pid_t pid, std::uint64_t start_ticks) noexcept {
   return start_ticks == 0 || st.start_ticks == 0 || st.start_ticks == start_ticks;
 }
 
-
 /// This end's view of one ring.
-struct Direction {
+struct RingEnd {
   Ring* ring = nullptr;
   std::uint64_t position = 0;       // [bytes] our counter: head if we write, tail if we read
   std::uint64_t peer_position = 0;  // [bytes] last seen counter of the other end
@@ -306,10 +306,10 @@ void remove_stale_segment(const std::string& segment, const std::string& path, c
         const bip::mapped_region header(*shm, bip::read_only, 0, sizeof(Header));
         const auto* h = static_cast<const Header*>(header.get_address());
         const std::uint32_t magic = h->magic.load(std::memory_order_acquire);
-        if (magic != 0 && magic != kMagic) {
+        if (magic != 0 && magic != kShmMagic) {
           fail(Kind::bad_input, where + ": " + path + " is not a cosim channel segment; refusing it");
         }
-        if (magic == kMagic) {
+        if (magic == kShmMagic) {
           owner = h->dynamics.pid.load(std::memory_order_relaxed);
           owner_start = h->dynamics.start_ticks.load(std::memory_order_relaxed);
           break;
@@ -357,7 +357,7 @@ struct ShmChannel::Impl {
   }
 
   // The peer closed, or its process is gone (checked at most once per wait slice per direction).
-  bool peer_gone(Direction& dir) noexcept {
+  bool peer_gone(RingEnd& dir) noexcept {
     if (peer_closed_flag()) return true;
     const auto now = Clock::now();
     if (now < dir.next_liveness_check) return false;
@@ -373,7 +373,7 @@ struct ShmChannel::Impl {
   // spins pay, then sleeping on the ring's futex in slices of <= 100 ms. Readiness is checked
   // before a stop, a dead peer or the timeout is reported, so a past deadline is one check.
   template <class Ready>
-  std::error_code wait(Direction& dir, Ready ready, Clock::time_point deadline) {
+  std::error_code wait(RingEnd& dir, Ready ready, Clock::time_point deadline) {
     self->cpu.store(::sched_getcpu(), std::memory_order_relaxed);
     if (const auto budget = dir.spin.budget(); budget.count() > 0 && Clock::now() < deadline) {
       const auto spin_end = std::min(deadline, Clock::now() + budget);
@@ -413,8 +413,8 @@ struct ShmChannel::Impl {
   Segment* segment = nullptr;  // null once closed
   Side* self = nullptr;
   Side* peer = nullptr;
-  Direction out;  // the ring we write
-  Direction in;   // the ring we read
+  RingEnd out;  // the ring we write
+  RingEnd in;   // the ring we read
   std::atomic<bool> peer_dead{false};  // the peer's process was found gone (sticky)
 };
 
@@ -494,7 +494,7 @@ std::unique_ptr<ShmChannel> ShmChannel::listen(const ShmOptions& options) {
   h.visual.cpu.store(-1, std::memory_order_relaxed);
   h.dynamics.start_ticks.store(own_start_ticks(), std::memory_order_relaxed);
   h.dynamics.pid.store(::getpid(), std::memory_order_relaxed);
-  h.magic.store(kMagic, std::memory_order_release);  // publishes everything above
+  h.magic.store(kShmMagic, std::memory_order_release);  // publishes everything above
 
   // Wait for a visual side to take the visual slot (it wakes us through the futex).
   for (;;) {
@@ -551,7 +551,7 @@ std::unique_ptr<ShmChannel> ShmChannel::connect(const ShmOptions& options) {
     Header& h = seg->header;
     const std::uint32_t magic = h.magic.load(std::memory_order_acquire);
     if (magic == 0) return false;  // being initialised
-    if (magic != kMagic) fail(Kind::bad_input, where + ": " + path + " is not a cosim channel segment; refusing it");
+    if (magic != kShmMagic) fail(Kind::bad_input, where + ": " + path + " is not a cosim channel segment; refusing it");
     if (h.layout_version != kLayoutVersion || h.ring_bytes != kShmRingBytes ||
         st.st_size != static_cast<off_t>(sizeof(Segment))) {
       fail(Kind::bad_input, where + ": segment layout version " + std::to_string(h.layout_version) +
@@ -605,7 +605,7 @@ std::error_code ShmChannel::write_all(std::span<const std::byte> bytes, millisec
   Impl& m = *impl_;
   if (bytes.empty()) return {};
   if (m.segment == nullptr) return Errc::io_error;
-  Direction& out = m.out;
+  RingEnd& out = m.out;
   Ring& ring = *out.ring;
   std::optional<Clock::time_point> deadline;  // only computed when we have to wait
   std::size_t done = 0;
@@ -640,7 +640,7 @@ std::error_code ShmChannel::read_exact(std::span<std::byte> bytes, milliseconds 
   Impl& m = *impl_;
   if (bytes.empty()) return {};
   if (m.segment == nullptr) return Errc::io_error;
-  Direction& in = m.in;
+  RingEnd& in = m.in;
   Ring& ring = *in.ring;
   std::optional<Clock::time_point> deadline;  // only computed when we have to wait
   std::size_t done = 0;

@@ -2,6 +2,7 @@
 // Ctrl-C in slices), the data path on the non-blocking socket with detail::wait_ready.
 
 #include "deadline.hpp"
+#include "setup_fail.hpp"
 #include "read_buffer.hpp"
 #include "path_registry.hpp"
 #include "ready_wait.hpp"
@@ -86,7 +87,7 @@ constexpr milliseconds kRefusalWindow{10'000};
 // Pause between connection attempts while no dynamics listens yet.
 constexpr milliseconds kRetryPause{50};
 
-[[noreturn]] void fail(Kind kind, const std::string& what) { throw ChannelSetupError(kind, what); }
+using detail::fail;
 
 std::string endpoint_text(const tcp::endpoint& ep) {
   const auto address = ep.address();

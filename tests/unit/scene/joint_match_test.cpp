@@ -16,7 +16,7 @@ using namespace cosim::scene;
 using namespace cosim::scene::test;
 
 // Arm/shoulder revolute (written at arm.xml:7), Arm/slider prismatic.
-SceneModel arm() {
+SceneModel arm_with_slider() {
   SceneBuilder b;
   b.set_name("Arm");
   b.set_root(fs::current_path().root_path() / "scene");
@@ -30,21 +30,21 @@ SceneModel arm() {
 const std::vector<std::string> kNames{"Arm/slider", "Arm/shoulder"};
 
 TEST(JointMatch, NamesMatchInAnyOrder) {
-  const JointMatch match = match_joints(kNames, arm());
+  const JointMatch match = match_joints(kNames, arm_with_slider());
   EXPECT_TRUE(match.ok()) << match.describe("not sent");
   EXPECT_EQ(match.scene_index, (std::vector<int>{1, 0}));
 }
 
 TEST(JointMatch, NamesMissingEitherWayAreListed) {
   const std::vector<std::string> names{"Arm/shoulder", "Arm/elbow"};
-  const JointMatch match = match_joints(names, arm());
+  const JointMatch match = match_joints(names, arm_with_slider());
   EXPECT_FALSE(match.ok());
   EXPECT_EQ(match.describe("not sent"), "not in the scene: Arm/elbow; not sent: Arm/slider");
 }
 
 TEST(JointMatch, KnownDrivesMustBeTheScenes) {
   using Drives = std::vector<std::optional<DriveType>>;
-  const SceneModel scene = arm();
+  const SceneModel scene = arm_with_slider();
   EXPECT_TRUE(match_joints(kNames, scene, Drives{DriveType::prismatic, DriveType::revolute}).ok());
   EXPECT_TRUE(match_joints(kNames, scene, Drives{std::nullopt, std::nullopt}).ok()) << "not known: names only";
   EXPECT_TRUE(match_joints(kNames, scene, Drives{}).ok());

@@ -16,12 +16,11 @@ namespace {
 using namespace cosim::scene;
 using Eigen::Isometry3d;
 using Eigen::Vector3d;
-constexpr double kPi = std::numbers::pi;
-constexpr double kTol = 1e-12;
+constexpr double kRounding = 1e-12;  // exact up to rounding (m, and unit-vector components)
 constexpr double kR = 0.132;     // wheel distance from the chassis centre [m]
 constexpr double kRw = 0.040;    // wheel radius [m]
 constexpr double kRmax = 0.012;  // roller radius at its middle [m]
-constexpr double kDeg = kPi / 180;
+constexpr double kDeg = std::numbers::pi / 180;
 
 const std::vector<std::string>& expected_joints() {
   static const std::vector<std::string> names = [] {
@@ -93,9 +92,9 @@ TEST_F(RobotinoScene, ProbeFollowsXYPhi) {
   set("Robotino/Wheel_3/roller4", -0.7);
   solve();
   const Vector3d p = p_WP[model.find_probe("Robotino/chassis_bottom")];
-  EXPECT_LT((p - Vector3d(1, 2, 0.02)).norm(), kTol) << p.transpose();
+  EXPECT_LT((p - Vector3d(1, 2, 0.02)).norm(), kRounding) << p.transpose();
   // The heading: robot x axis along world y after phi = 90°.
-  EXPECT_LT((frame("Robotino/phi").linear().col(0) - Vector3d::UnitY()).norm(), kTol);
+  EXPECT_LT((frame("Robotino/phi").linear().col(0) - Vector3d::UnitY()).norm(), kRounding);
 }
 
 TEST_F(RobotinoScene, WheelCentresAtPhiZero) {
@@ -105,15 +104,15 @@ TEST_F(RobotinoScene, WheelCentresAtPhiZero) {
     const Vector3d expected(kR * std::cos(beta[i] * kDeg), kR * std::sin(beta[i] * kDeg), 0.04);
     const std::string axle = "Robotino/axle" + std::to_string(i + 1);
     const std::string wheel = "Robotino/Wheel_" + std::to_string(i + 1);
-    EXPECT_LT((frame(axle).translation() - expected).norm(), kTol) << axle;
-    EXPECT_LT((frame(wheel).translation() - expected).norm(), kTol) << wheel;
+    EXPECT_LT((frame(axle).translation() - expected).norm(), kRounding) << axle;
+    EXPECT_LT((frame(wheel).translation() - expected).norm(), kRounding) << wheel;
     // Axle x_i points radially outwards, horizontally.
     const Vector3d x_axis(std::cos(beta[i] * kDeg), std::sin(beta[i] * kDeg), 0);
-    EXPECT_LT((frame(axle).linear().col(0) - x_axis).norm(), kTol) << axle;
+    EXPECT_LT((frame(axle).linear().col(0) - x_axis).norm(), kRounding) << axle;
   }
   // Spelled out for wheel 1: (0.132 cos 60°, 0.132 sin 60°, 0.04) = (0.066, 0.114315..., 0.04).
-  EXPECT_NEAR(frame("Robotino/axle1").translation().x(), 0.066, kTol);
-  EXPECT_NEAR(frame("Robotino/axle1").translation().y(), 0.132 * std::sqrt(3.0) / 2, kTol);
+  EXPECT_NEAR(frame("Robotino/axle1").translation().x(), 0.066, kRounding);
+  EXPECT_NEAR(frame("Robotino/axle1").translation().y(), 0.132 * std::sqrt(3.0) / 2, kRounding);
 }
 
 TEST_F(RobotinoScene, WheelCentresMoveWithTheChassis) {
@@ -126,7 +125,7 @@ TEST_F(RobotinoScene, WheelCentresMoveWithTheChassis) {
     const double a = (30 + beta[i]) * kDeg;
     const Vector3d expected(-0.4 + kR * std::cos(a), 0.25 + kR * std::sin(a), kRw);
     EXPECT_LT((frame("Robotino/Wheel_" + std::to_string(i + 1)).translation() - expected).norm(),
-              kTol);
+              kRounding);
   }
 }
 
@@ -144,12 +143,12 @@ TEST_F(RobotinoScene, RollerTouchesTheFloorAtMinusAlpha) {
       set(roller(wheel, j), 0.37 * j);  // a roller's own spin does not move its axis
       solve();
       const Isometry3d& X = frame(roller(wheel, j));
-      EXPECT_NEAR(X.translation().z(), kRw - 0.028, kTol) << roller(wheel, j);
-      EXPECT_NEAR(X.translation().z() - kRmax, 0.0, kTol) << roller(wheel, j);
+      EXPECT_NEAR(X.translation().z(), kRw - 0.028, kRounding) << roller(wheel, j);
+      EXPECT_NEAR(X.translation().z() - kRmax, 0.0, kRounding) << roller(wheel, j);
       const Vector3d y_roller = X.linear().col(1);
       const Vector3d x_axle = frame(axle).linear().col(0);
-      EXPECT_NEAR(y_roller.dot(x_axle), 0.0, kTol) << roller(wheel, j);
-      EXPECT_NEAR(y_roller.z(), 0.0, kTol) << roller(wheel, j);
+      EXPECT_NEAR(y_roller.dot(x_axle), 0.0, kRounding) << roller(wheel, j);
+      EXPECT_NEAR(y_roller.z(), 0.0, kRounding) << roller(wheel, j);
       for (int k = 0; k < 6; ++k) {
         if (k == j) continue;
         EXPECT_GT(frame(roller(wheel, k)).translation().z() - kRmax, 0.013) << roller(wheel, k);
@@ -174,9 +173,9 @@ TEST_F(RobotinoScene, RollerBarrelsTraceTheWheelCircle) {
       // (even j) at +x.
       const double alpha = j * 60 * kDeg;
       const Vector3d o = X_WW.inverse() * X_WR.translation();
-      EXPECT_NEAR(o.x(), j % 2 == 0 ? 0.012 : -0.012, kTol) << roller(wheel, j);
-      EXPECT_NEAR(o.y(), 0.028 * std::sin(alpha), kTol) << roller(wheel, j);
-      EXPECT_NEAR(o.z(), -0.028 * std::cos(alpha), kTol) << roller(wheel, j);
+      EXPECT_NEAR(o.x(), j % 2 == 0 ? 0.012 : -0.012, kRounding) << roller(wheel, j);
+      EXPECT_NEAR(o.y(), 0.028 * std::sin(alpha), kRounding) << roller(wheel, j);
+      EXPECT_NEAR(o.z(), -0.028 * std::cos(alpha), kRounding) << roller(wheel, j);
       int barrels = 0;
       for (const Render& r : model.renders()) {
         if (r.frame != f) continue;
@@ -195,7 +194,7 @@ TEST_F(RobotinoScene, RollerBarrelsTraceTheWheelCircle) {
             EXPECT_NEAR(std::hypot(p_wheel.y(), p_wheel.z()), kRw, 1e-8) << roller(wheel, j);
             half_angle = std::max(half_angle, std::atan2(std::abs(ra.y()), kRw - kRmax + ra.x()));
           }
-          EXPECT_NEAR(r_max, kRmax, kTol);
+          EXPECT_NEAR(r_max, kRmax, kRounding);
           EXPECT_GT(half_angle, 30 * kDeg);
           ++barrels;
         }
@@ -214,7 +213,7 @@ TEST_F(RobotinoScene, FloorTopIsAtZeroAndEverythingIsDrawn) {
   }();
   ASSERT_GE(floor, 0);
   const Geometry& g = model.geometries()[floor];
-  EXPECT_NEAR(g.X_FG.translation().z() + std::get<Cuboid>(g.shape).lz / 2, 0.0, kTol);
+  EXPECT_NEAR(g.X_FG.translation().z() + std::get<Cuboid>(g.shape).lz / 2, 0.0, kRounding);
   EXPECT_EQ(model.frames()[g.frame].name, "Ground");
 
   // No geometry is left out of every render.

@@ -397,70 +397,70 @@ TEST(UrdfMeshes, FileUrisAndAbsolutePathsAreConfinedToo) {
 
 // Loads `urdf` (under tests/data/scenes/urdf) and checks the error: file (relative to that
 // folder), line, and a part of the message naming the link or joint.
-void expect_error(const std::string& urdf, const std::string& file, int line, const std::string& message_part,
+void expect_urdf_error(const std::string& urdf, const std::string& file, int line, const std::string& message_part,
                   const LoadOptions& options = {}) {
   expect_scene_error(urdf_dir() / urdf, fs::canonical(urdf_dir() / file), line, message_part, options);
 }
 
-TEST(UrdfErrors, MalformedXml) { expect_error("bad_malformed.urdf", "bad_malformed.urdf", 4, "malformed XML: "); }
+TEST(UrdfErrors, MalformedXml) { expect_urdf_error("bad_malformed.urdf", "bad_malformed.urdf", 4, "malformed XML: "); }
 TEST(UrdfErrors, MissingParentLink) {
-  expect_error("bad_missing_parent.urdf", "bad_missing_parent.urdf", 5,
+  expect_urdf_error("bad_missing_parent.urdf", "bad_missing_parent.urdf", 5,
                "joint 'elbow': parent link 'upper' is not a link of robot 'bad'");
 }
 TEST(UrdfErrors, UnknownJointTypeOnItsAttributesLine) {
-  expect_error("bad_joint_type.urdf", "bad_joint_type.urdf", 5, "joint 'elbow': unknown type 'hinge'");
+  expect_urdf_error("bad_joint_type.urdf", "bad_joint_type.urdf", 5, "joint 'elbow': unknown type 'hinge'");
 }
 TEST(UrdfErrors, ZeroAxis) {
-  expect_error("bad_zero_axis.urdf", "bad_zero_axis.urdf", 7, "joint 'elbow': axis '0 0 0' has zero length");
+  expect_urdf_error("bad_zero_axis.urdf", "bad_zero_axis.urdf", 7, "joint 'elbow': axis '0 0 0' has zero length");
 }
 TEST(UrdfErrors, DuplicateLink) {
-  expect_error("bad_duplicate_link.urdf", "bad_duplicate_link.urdf", 4,
+  expect_urdf_error("bad_duplicate_link.urdf", "bad_duplicate_link.urdf", 4,
                "duplicate link 'upper' (first at " +
                    fs::canonical(urdf_dir() / "bad_duplicate_link.urdf").string() + ":3)");
 }
 TEST(UrdfErrors, MissingMesh) {
-  expect_error("bad_missing_mesh.urdf", "bad_missing_mesh.urdf", 5,
+  expect_urdf_error("bad_missing_mesh.urdf", "bad_missing_mesh.urdf", 5,
                "link 'upper': mesh file not found: " + (fs::canonical(urdf_dir()) / "meshes/nope.stl").string());
 }
 TEST(UrdfErrors, MeshOutsideTheFolderByDotDot) {
-  expect_error("bad_mesh_outside.urdf", "bad_mesh_outside.urdf", 5,
+  expect_urdf_error("bad_mesh_outside.urdf", "bad_mesh_outside.urdf", 5,
                "link 'upper': mesh path '../outside.stl' resolves to " +
                    fs::canonical(fixtures_dir() / "outside.stl").string() + ", outside the URDF's folder");
 }
 TEST(UrdfErrors, MeshOutsideTheFolderBySymlink) {
-  expect_error("bad_mesh_symlink.urdf", "bad_mesh_symlink.urdf", 5,
+  expect_urdf_error("bad_mesh_symlink.urdf", "bad_mesh_symlink.urdf", 5,
                "link 'upper': mesh path 'meshes/escape.stl' resolves to " +
                    fs::canonical(fixtures_dir() / "outside.stl").string());
 }
 TEST(UrdfErrors, MeshOutsideTheFolderEvenWithAPackagePath) {
-  expect_error("bad_mesh_outside.urdf", "bad_mesh_outside.urdf", 5, "outside the URDF's folder " +
+  expect_urdf_error("bad_mesh_outside.urdf", "bad_mesh_outside.urdf", 5, "outside the URDF's folder " +
                    fs::canonical(urdf_dir()).string() + " and the package-path folders",
                {.package_path = {packages_dir()}});
 }
 TEST(UrdfErrors, PackageNotInThePackagePath) {
-  expect_error("bad_missing_package.urdf", "bad_missing_package.urdf", 5,
+  expect_urdf_error("bad_missing_package.urdf", "bad_missing_package.urdf", 5,
                "link 'upper': package 'no_such_package' of mesh 'package://no_such_package/meshes/cube.stl' is in no "
                "package-path folder (searched " + fs::canonical(packages_dir()).string() + ")",
                {.package_path = {packages_dir()}});
 }
 TEST(UrdfErrors, PackageWithoutAPackagePath) {
-  expect_error("meshes.urdf", "meshes.urdf", 28,
+  expect_urdf_error("meshes.urdf", "meshes.urdf", 28,
                "link 'pkg_link': package 'demo_parts' of mesh 'package://demo_parts/meshes/cube.stl' is in no "
                "package-path folder (the package path is empty");
 }
 TEST(UrdfErrors, BadProbeSideFile) {
-  expect_error("bad_probes.urdf", "bad_probes.probes.xml", 3, "probe 'tip': no link 'hand' in robot 'bad'");
+  expect_urdf_error("bad_probes.urdf", "bad_probes.probes.xml", 3, "probe 'tip': no link 'hand' in robot 'bad'");
 }
 TEST(UrdfErrors, WhatUrdfdomRefusesIsPlacedAtTheElementItNames) {
-  expect_error("bad_no_limit.urdf", "bad_no_limit.urdf", 4,
+  expect_urdf_error("bad_no_limit.urdf", "bad_no_limit.urdf", 4,
                "joint 'elbow': urdfdom: Joint [elbow] is of type REVOLUTE but it does not specify limits");
 }
 TEST(UrdfErrors, LinkWithTwoParents) {
-  expect_error("bad_two_parents.urdf", "bad_two_parents.urdf", 8,
+  expect_urdf_error("bad_two_parents.urdf", "bad_two_parents.urdf", 8,
                "joint 'cb': link 'b' is already the child of joint 'ab'");
 }
 TEST(UrdfErrors, CycleOfJoints) {
-  expect_error("bad_cycle.urdf", "bad_cycle.urdf", 3, "link 'b': not connected to the root link 'a'");
+  expect_urdf_error("bad_cycle.urdf", "bad_cycle.urdf", 3, "link 'b': not connected to the root link 'a'");
 }
 
 // urdfdom's TinyXML and pugixml read some XML differently; each such input is one error at its

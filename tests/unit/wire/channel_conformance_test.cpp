@@ -25,6 +25,9 @@
 namespace cosim::wire {
 namespace {
 
+using test::kLong;
+using test::kSettle;
+using test::raw_header;
 namespace fs = std::filesystem;
 using google::protobuf::util::MessageDifferencer;
 using protocol::ChannelKind;
@@ -40,12 +43,6 @@ using test::expect_setup_error;
 using test::make_frame;
 using test::make_report;
 
-// "Never" for a wait that should end at once: only bounds a hang, never reached when passing.
-constexpr milliseconds kLong{5000};
-// Long enough for a thread to be inside its blocking call (open, read, write) before the
-// test acts on it; every such wait is checked to still be blocked, so a too-short delay
-// would fail loudly rather than pass by luck.
-constexpr milliseconds kSettle{100};
 // Opens that must fail for lack of a peer: any timeout proves the point, 200 ms keeps it fast.
 constexpr milliseconds kShortOpen{200};
 // A timeout an interrupt must cut short: reaching it would show the stop was ignored.
@@ -71,13 +68,6 @@ std::vector<std::string> kind_names(bool available_only) {
     if (kind.available() || !available_only) names.emplace_back(kind.name);
   }
   return names;
-}
-
-std::array<std::byte, kHeaderBytes> raw_header(std::uint32_t length) {
-  std::array<std::byte, kHeaderBytes> h{};
-  std::memcpy(h.data(), "CSIM", 4);
-  for (int i = 0; i < 4; ++i) h[4 + i] = static_cast<std::byte>(length >> (8 * i));
-  return h;
 }
 
 bool is_empty_dir(const fs::path& dir) { return fs::is_empty(dir); }

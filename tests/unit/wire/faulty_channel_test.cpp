@@ -14,19 +14,18 @@
 namespace cosim::wire {
 namespace {
 
+using test::kLong;
 using std::chrono::milliseconds;
 using test::bytes_of;
 using testing::FaultPlan;
 using testing::with_faults;
 
-constexpr milliseconds kLong{5000};  // "never" for a wait that should end at once
-
-struct FaultyPair {
+struct WrappedPair {
   std::unique_ptr<Channel> faulty;  // wrapped end
   std::unique_ptr<Channel> peer;    // plain end
 };
 
-FaultyPair faulty_pair(FaultPlan plan) {
+WrappedPair wrapped_pair(FaultPlan plan) {
   auto [a, b] = make_mem_channel_pair();
   return {with_faults(std::move(a), plan), std::move(b)};
 }
@@ -38,7 +37,7 @@ std::vector<std::byte> read_n(Channel& channel, std::size_t n) {
 }
 
 TEST(FaultyChannel, WithoutAPlanEverythingIsForwarded) {
-  auto [faulty, peer] = faulty_pair({});
+  auto [faulty, peer] = wrapped_pair({});
   EXPECT_EQ(faulty->describe(), "mem:");
   EXPECT_FALSE(faulty->readable_now());
   const auto bytes = bytes_of({1, 2, 3});
@@ -53,7 +52,7 @@ TEST(FaultyChannel, WithoutAPlanEverythingIsForwarded) {
 }
 
 TEST(FaultyChannel, OnlyTheNthWriteFailsAndItWritesNothing) {
-  auto [faulty, peer] = faulty_pair({.fail_on_write = 3});
+  auto [faulty, peer] = wrapped_pair({.fail_on_write = 3});
   for (unsigned i = 1; i <= 4; ++i) {
     const auto ec = faulty->write_all(bytes_of({i}), kLong);
     EXPECT_EQ(ec, i == 3 ? std::error_code(Errc::injected_fault) : std::error_code()) << "write " << i;
@@ -62,7 +61,7 @@ TEST(FaultyChannel, OnlyTheNthWriteFailsAndItWritesNothing) {
 }
 
 TEST(FaultyChannel, OnlyTheNthReadFailsAndItConsumesNothing) {
-  auto [faulty, peer] = faulty_pair({.fail_on_read = 2});
+  auto [faulty, peer] = wrapped_pair({.fail_on_read = 2});
   ASSERT_FALSE(peer->write_all(bytes_of({1, 2}), kLong));
   EXPECT_EQ(read_n(*faulty, 1), bytes_of({1}));
   std::array<std::byte, 1> one{};
@@ -71,14 +70,14 @@ TEST(FaultyChannel, OnlyTheNthReadFailsAndItConsumesNothing) {
 }
 
 TEST(FaultyChannel, CorruptionFlipsTheFirstByteOnly) {
-  auto [faulty, peer] = faulty_pair({.corrupt_on_write = 1});
+  auto [faulty, peer] = wrapped_pair({.corrupt_on_write = 1});
   ASSERT_FALSE(faulty->write_all(bytes_of({0x0F, 0x22, 0x33}), kLong));
   ASSERT_FALSE(faulty->write_all(bytes_of({0x0F}), kLong));
   EXPECT_EQ(read_n(*peer, 4), bytes_of({0xF0, 0x22, 0x33, 0x0F}));
 }
 
 TEST(FaultyChannel, TruncationDeliversTheFirstHalfThenCloses) {
-  auto [faulty, peer] = faulty_pair({.truncate_on_write = 1});
+  auto [faulty, peer] = wrapped_pair({.truncate_on_write = 1});
   EXPECT_EQ(faulty->write_all(bytes_of({1, 2, 3, 4, 5}), kLong), Errc::injected_fault);
   EXPECT_EQ(read_n(*peer, 2), bytes_of({1, 2}));
   std::array<std::byte, 1> one{};

@@ -23,6 +23,7 @@
 namespace cosim::wire {
 namespace {
 
+using test::kLong;
 namespace fs = std::filesystem;
 using std::chrono::milliseconds;
 using Kind = ChannelSetupError::Kind;
@@ -35,7 +36,6 @@ using test::make_frame;
 using test::make_report;
 using test::TempDir;
 
-constexpr milliseconds kLong{5000};  // "never" for a wait that should end at once
 constexpr uid_t kNobody = 65534;
 
 bool exists_nofollow(const fs::path& p) {

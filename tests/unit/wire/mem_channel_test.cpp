@@ -15,16 +15,14 @@
 namespace cosim::wire {
 namespace {
 
+using test::kLong;
+using test::kSettle;
 using std::chrono::milliseconds;
 using Kind = ChannelSetupError::Kind;
 using test::Async;
 using test::Clock;
 using test::elapsed_ms;
 using test::expect_setup_error;
-
-constexpr milliseconds kLong{5000};  // "never" for a wait that should end at once
-// Long enough to be sure a waiting open has started waiting, short enough to keep tests fast.
-constexpr milliseconds kSettle{50};
 
 struct NamedPair {
   std::unique_ptr<Channel> dynamics;

@@ -19,6 +19,8 @@
 namespace cosim::wire {
 namespace {
 
+using test::kLong;
+using test::raw_header;
 using google::protobuf::util::MessageDifferencer;
 using std::chrono::milliseconds;
 using test::Clock;
@@ -31,19 +33,10 @@ using testing::FaultPlan;
 
 using test::elapsed_ms;
 
-constexpr milliseconds kLong{5000};  // "never" for a test that should pass at once
-
 // An in-memory pair whose ends inject the faults of `a_plan` and `b_plan`.
 std::pair<std::unique_ptr<Channel>, std::unique_ptr<Channel>> faulty_pair(FaultPlan a_plan, FaultPlan b_plan = {}) {
   auto [a, b] = make_mem_channel_pair();
   return {testing::with_faults(std::move(a), a_plan), testing::with_faults(std::move(b), b_plan)};
-}
-
-std::array<std::byte, kHeaderBytes> raw_header(std::uint32_t length) {
-  std::array<std::byte, kHeaderBytes> h{};
-  std::memcpy(h.data(), "CSIM", 4);
-  for (int i = 0; i < 4; ++i) h[4 + i] = static_cast<std::byte>(length >> (8 * i));
-  return h;
 }
 
 TEST(MessageStream, SendReceiveEveryBodyTypeBothWays) {

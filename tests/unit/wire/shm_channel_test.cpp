@@ -30,6 +30,7 @@
 namespace cosim::wire {
 namespace {
 
+using test::kLong;
 using std::chrono::milliseconds;
 using Kind = ChannelSetupError::Kind;
 using test::Async;
@@ -40,8 +41,7 @@ using test::expect_setup_error;
 using test::make_frame;
 using test::make_report;
 
-constexpr milliseconds kLong{5000};  // "never" for a wait that should end at once
-constexpr uid_t kNobody = 65534;
+constexpr uid_t kNobodyUid = 65534;
 // How soon a dead peer must be seen: one 100 ms wait slice ends, then its pid is checked;
 // the rest is scheduling slack on a loaded 2-core machine.
 constexpr double kDeadPeerMs = 1000.0;
@@ -87,16 +87,16 @@ bool wait_for_file(const std::string& p) {
   return false;
 }
 
-struct Pair {
+struct ShmPair {
   std::unique_ptr<ShmChannel> server;  // dynamics side
   std::unique_ptr<ShmChannel> client;  // visual side
 };
 
 // Listens in a thread, connects here (both orders: conformance suite).
-Pair open_pair(const std::string& name) {
+ShmPair open_pair(const std::string& name) {
   const ShmOptions options{name, kLong};
   Async<std::unique_ptr<ShmChannel>> server([options] { return ShmChannel::listen(options); });
-  Pair p;
+  ShmPair p;
   p.client = ShmChannel::connect(options);
   p.server = server.get();
   return p;
@@ -144,7 +144,7 @@ TEST_P(ShmUmask, SegmentIsAPrivateFileOfThisUser) {
   // umask 0 would expose a too-open mode argument; 0277 would leave 0400 without fchmod.
   ScratchName n("umask");
   const mode_t old = ::umask(GetParam());
-  Pair p;
+  ShmPair p;
   try {
     p = open_pair(n.name());
   } catch (...) {
@@ -185,7 +185,7 @@ TEST(Shm, ListenAndConnectRefuseASegmentOwnedBySomeoneElse) {
   ScratchName n("foreign");
   const int fd = ::open(n.path().c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
   ASSERT_GE(fd, 0);
-  ASSERT_EQ(::fchown(fd, kNobody, kNobody), 0);
+  ASSERT_EQ(::fchown(fd, kNobodyUid, kNobodyUid), 0);
   ::close(fd);
   expect_setup_error([&] { ShmChannel::listen({n.name(), kLong}); }, Kind::bad_input,
                      {n.spec(), n.path(), "owned by uid 65534"});
@@ -304,7 +304,7 @@ TEST(Shm, StaleSegmentOfAKilledRunIsReplaced) {
     const int keep = ::open(n.path().c_str(), O_RDONLY);
     const ino_t stale = inode_of(n.path());
     {
-      Pair p = open_pair(n.name());
+      ShmPair p = open_pair(n.name());
       EXPECT_NE(inode_of(n.path()), stale);
       expect_round_trips(*p.server, *p.client, 3);
     }
@@ -349,7 +349,7 @@ TEST(Shm, UninitialisedSegmentIsReplacedAfterAGracePeriod) {
   const ino_t stale = inode_of(n.path());
   const int keep = ::open(n.path().c_str(), O_RDONLY);  // keeps the inode number from reuse
   {
-    Pair p = open_pair(n.name());
+    ShmPair p = open_pair(n.name());
     EXPECT_NE(inode_of(n.path()), stale);
     expect_round_trips(*p.server, *p.client, 3);
   }
@@ -360,7 +360,7 @@ TEST(Shm, UninitialisedSegmentIsReplacedAfterAGracePeriod) {
 
 TEST(Shm, DestructorRemovesTheSegmentAndTheVisualSideRemovesNothing) {
   ScratchName n("dtor");
-  Pair p = open_pair(n.name());
+  ShmPair p = open_pair(n.name());
   EXPECT_TRUE(exists_nofollow(n.path()));
   p.client->remove_created_files();
   p.client.reset();
@@ -371,7 +371,7 @@ TEST(Shm, DestructorRemovesTheSegmentAndTheVisualSideRemovesNothing) {
 
 TEST(Shm, RemovedSegmentLeavesOpenChannelsWorking) {
   ScratchName n("removed");
-  Pair p = open_pair(n.name());
+  ShmPair p = open_pair(n.name());
   p.server->remove_created_files();
   EXPECT_FALSE(exists_nofollow(n.path()));
   expect_round_trips(*p.server, *p.client, 3);
@@ -399,7 +399,7 @@ TEST(Shm, ConnectTimesOutWithoutDynamicsNamingTheSpec) {
 
 TEST(Shm, SignalHandlerCleanupUnlinksTheSegment) {
   ScratchName n("sigclean");
-  Pair p = open_pair(n.name());
+  ShmPair p = open_pair(n.name());
   unlink_registered_paths_from_signal_handler();
   EXPECT_FALSE(exists_nofollow(n.path()));
   expect_round_trips(*p.server, *p.client, 3);
@@ -407,7 +407,7 @@ TEST(Shm, SignalHandlerCleanupUnlinksTheSegment) {
 
 TEST(Shm, ClosedChannelsAreUnregisteredFromSignalCleanup) {
   ScratchName n("unreg");
-  { Pair p = open_pair(n.name()); }
+  { ShmPair p = open_pair(n.name()); }
   // Same path reused by a file the signal cleanup must now leave alone.
   const int fd = ::open(n.path().c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
   ASSERT_GE(fd, 0);

@@ -38,6 +38,7 @@
 namespace cosim::wire {
 namespace {
 
+using test::kLong;
 namespace asio = boost::asio;
 namespace fs = std::filesystem;
 using std::chrono::milliseconds;
@@ -50,7 +51,6 @@ using test::make_frame;
 using test::TempDir;
 
 // "Never" for waits that end at once when the code is right; only bounds a hang.
-constexpr milliseconds kLong{5000};
 
 // A loopback port nobody listens on right now (the channel table's scratch address).
 std::uint16_t free_port() {

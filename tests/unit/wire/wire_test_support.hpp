@@ -10,10 +10,13 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <initializer_list>
@@ -31,6 +34,22 @@ namespace cosim::wire::test {
 
 // The allocation probe is shared by every test binary (tests/support).
 using ::cosim::test::AllocationProbe;
+
+/// "Never" for a wait that should end at once: only bounds a hang, never reached when passing.
+inline constexpr std::chrono::milliseconds kLong{5000};
+/// Long enough for a thread to be inside its blocking call (open, read, write) before the
+/// test acts on it; every such wait is checked to still be blocked, so a too-short delay
+/// would fail loudly rather than pass by luck.
+inline constexpr std::chrono::milliseconds kSettle{100};
+
+/// A frame header as framing writes it ("CSIM", then the length little-endian), for
+/// writing malformed frames by hand.
+inline std::array<std::byte, kHeaderBytes> raw_header(std::uint32_t length) {
+  std::array<std::byte, kHeaderBytes> h{};
+  std::memcpy(h.data(), "CSIM", 4);
+  for (int i = 0; i < 4; ++i) h[4 + i] = static_cast<std::byte>(length >> (8 * i));
+  return h;
+}
 
 // ---- canonical envelopes ----
 

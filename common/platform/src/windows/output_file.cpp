@@ -10,7 +10,8 @@
 namespace cosim::platform {
 namespace {
 
-std::error_code last_error() {
+// Disk full as the POSIX build reports it (ENOSPC), so callers name it the same way.
+std::error_code last_write_error() {
   const DWORD error = GetLastError();
   if (error == ERROR_DISK_FULL || error == ERROR_HANDLE_DISK_FULL) {
     return std::make_error_code(std::errc::no_space_on_device);
@@ -28,7 +29,7 @@ OutputFile::OutputFile(const std::filesystem::path& path, Open how) {
                                nullptr, how == Open::create_or_truncate ? CREATE_ALWAYS : OPEN_EXISTING,
                                FILE_ATTRIBUTE_NORMAL, nullptr);
   if (h == INVALID_HANDLE_VALUE) {
-    error_ = last_error();
+    error_ = last_write_error();
   } else {
     handle_ = reinterpret_cast<std::intptr_t>(h);
   }
@@ -45,7 +46,7 @@ std::error_code OutputFile::write_at(std::string_view bytes, std::uint64_t offse
     at.OffsetHigh = static_cast<DWORD>(offset_bytes >> 32);
     const DWORD chunk = bytes.size() > (1u << 30) ? (1u << 30) : static_cast<DWORD>(bytes.size());
     DWORD written = 0;
-    if (!WriteFile(handle_of(handle_), bytes.data(), chunk, &written, &at)) return last_error();
+    if (!WriteFile(handle_of(handle_), bytes.data(), chunk, &written, &at)) return last_write_error();
     if (written == 0) return std::make_error_code(std::errc::no_space_on_device);
     bytes.remove_prefix(written);
     offset_bytes += written;
@@ -56,7 +57,7 @@ std::error_code OutputFile::write_at(std::string_view bytes, std::uint64_t offse
 std::error_code OutputFile::truncate(std::uint64_t size_bytes) noexcept {
   FILE_END_OF_FILE_INFO end{};
   end.EndOfFile.QuadPart = static_cast<LONGLONG>(size_bytes);
-  if (!SetFileInformationByHandle(handle_of(handle_), FileEndOfFileInfo, &end, sizeof end)) return last_error();
+  if (!SetFileInformationByHandle(handle_of(handle_), FileEndOfFileInfo, &end, sizeof end)) return last_write_error();
   return {};
 }
 

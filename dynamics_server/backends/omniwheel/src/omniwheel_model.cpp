@@ -12,8 +12,6 @@ namespace {
 using Matrix3 = Eigen::Matrix3d;
 using Partials = Eigen::Matrix<double, 3, Eigen::Dynamic, 0, 3, kMaxDof>;  // ∂v/∂u or ∂ω/∂u
 
-const Vector3 kUp = Vector3::UnitZ();
-
 // Inertia tensor in the world of an axisymmetric body with axis n: A·1 + (C − A)·n·nᵀ.
 Matrix3 axisymmetric(double transverse, double axial, const Vector3& n) {
   return transverse * Matrix3::Identity() + (axial - transverse) * n * n.transpose();

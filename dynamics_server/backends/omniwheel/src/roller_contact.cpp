@@ -4,12 +4,6 @@
 #include <numbers>
 
 namespace cosim::dynamics::omniwheel {
-namespace {
-
-const Vector3 kUp = Vector3::UnitZ();
-
-}  // namespace
-
 double WheelGeometry::half_span_rad() const { return std::numbers::pi / rollers; }
 double WheelGeometry::roller_offset_m() const { return radius_m * std::cos(half_span_rad()); }
 double WheelGeometry::roller_length_m() const {

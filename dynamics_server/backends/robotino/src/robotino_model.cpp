@@ -24,8 +24,6 @@ using robotino_common::wheel_reference;
 
 namespace {
 
-constexpr int kWheels = kRobotinoWheelCount;
-
 // cos δ_i, sin δ_i exactly (sin π = 0, not 1.2e-16), as robotino_geometry.cpp does.
 constexpr double kHalfSqrt3 = 0.86602540378443864676;
 constexpr std::array<double, 3> kCosDelta{0.5, -1.0, 0.5};
@@ -272,7 +270,7 @@ void RobotinoDae::residual(double t_s, std::span<const double> y, std::span<cons
   double fx_world = 0.0;
   double fy_world = 0.0;
   double f_roll_sum = 0.0;
-  for (int i = 0; i < kWheels; ++i) {
+  for (int i = 0; i < kRobotinoWheelCount; ++i) {
     const auto ui = static_cast<std::size_t>(i);
     const WheelKin k = wheel_kin(i, p_, ref, h, hr, y, yp);
     const double f_roll = y[kForceRoll + ui];
@@ -336,7 +334,7 @@ void RobotinoDae::jacobian(double t_s, double cj, std::span<const double> y, std
   jac(kVx, kVx) = p_.mass_kg * cj;
   jac(kVy, kVy) = p_.mass_kg * cj;
   jac(kOmegaZ, kOmegaZ) = p_.yaw_inertia_kg_m2 * cj;
-  for (int i = 0; i < kWheels; ++i) {
+  for (int i = 0; i < kRobotinoWheelCount; ++i) {
     const auto ui = static_cast<std::size_t>(i);
     const std::size_t th = kTheta + ui;
     const WheelKin k = wheel_kin(i, p_, ref, h, hr, y, yp);
@@ -461,7 +459,7 @@ double RobotinoDae::stored_energy_J(double t_s, std::span<const double> y) const
   const std::array<double, kCount> no_rates{};
   const ReferenceState& ref = reference(t_s);
   const Heading h = heading(ref, y);
-  for (int i = 0; i < kWheels; ++i) {
+  for (int i = 0; i < kRobotinoWheelCount; ++i) {
     const auto ui = static_cast<std::size_t>(i);
     const WheelKin k = wheel_kin(i, p_, ref, h, reference_heading(ref), y, no_rates);
     e += 0.5 * wheel_inertia_eff_ * k.omega * k.omega;

@@ -10,15 +10,10 @@
 #include <gtest/gtest.h>
 
 #include "cosim/dynamics/registry/registry.hpp"
+#include "registered_names.hpp"
 
 namespace cosim::dynamics::registry {
 namespace {
-
-std::vector<std::string> registered_names() {
-  std::vector<std::string> names;
-  for (const BackendEntry& entry : backend_registry()) names.emplace_back(entry.name);
-  return names;
-}
 
 class BackendConformance : public ::testing::TestWithParam<std::string> {
  protected:

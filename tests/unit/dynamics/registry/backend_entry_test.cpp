@@ -13,15 +13,10 @@
 #include "cosim/scene/joint_match.hpp"
 #include "cosim/scene/scene.hpp"
 #include "cosim/scene/scene_locator.hpp"
+#include "registered_names.hpp"
 
 namespace cosim::dynamics::registry {
 namespace {
-
-std::vector<std::string> registered_names() {
-  std::vector<std::string> names;
-  for (const BackendEntry& entry : backend_registry()) names.emplace_back(entry.name);
-  return names;
-}
 
 std::unique_ptr<Backend> make(const BackendEntry& entry) {
   return entry.make(Params::resolve(entry.name, entry.param_specs(), nullptr, {}), 0.0);

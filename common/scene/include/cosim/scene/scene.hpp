@@ -72,6 +72,10 @@ struct Probe {
 inline constexpr int kMinResolution = 3;
 /// ...and at most this many.
 inline constexpr int kMaxResolution = 1024;
+/// Facets when the source gives none: around a cylinder, cone or revolution...
+inline constexpr int kDefaultResolution = 32;
+/// ...and around a sphere.
+inline constexpr int kDefaultSphereResolution = 24;
 /// Most probes one scene may have: each is reported for every frame (24 bytes on the wire,
 /// 11 columns of probes.csv) and remembered for every frame in flight.
 inline constexpr std::size_t kMaxProbes = 1000;

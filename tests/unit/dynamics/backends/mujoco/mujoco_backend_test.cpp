@@ -29,7 +29,7 @@ constexpr double kG_m_per_s2 = 9.81;
 
 // A sphere of mass m and radius r on a massless arm of length L (MuJoCo gives a body with one
 // geom that geom's inertia: a solid sphere, 2/5·m·r² about its centre).
-constexpr double kBobMass_kg = 2.0, kBobRadius_m = 0.04, kArm_m = 0.8, kAmplitude_rad = 0.2;
+constexpr double kBobMass_kg = 2.0, kBobRadius_m = 0.04, kArm_m = 0.8, kSwingAmplitude_rad = 0.2;
 const char* const kCompoundPendulum = R"(
 <mujoco model="Bob">
   <compiler angle="radian"/>
@@ -68,9 +68,9 @@ TEST_F(MujocoTest, CompoundPendulumSwingsWithItsExactPeriod) {
   // T = 4·√(I/(m·g·L))·K(sin(θ0/2)) for any amplitude θ0, I about the pivot.
   const double inertia_kg_m2 = 0.4 * kBobMass_kg * kBobRadius_m * kBobRadius_m + kBobMass_kg * kArm_m * kArm_m;
   const double expected_s = 4.0 * std::sqrt(inertia_kg_m2 / (kBobMass_kg * kG_m_per_s2 * kArm_m)) *
-                            std::comp_ellint_1(std::sin(kAmplitude_rad / 2.0));
+                            std::comp_ellint_1(std::sin(kSwingAmplitude_rad / 2.0));
   MujocoBackend b(write("bob.xml", kCompoundPendulum), {}, 0.0);
-  EXPECT_EQ(b.joint_values()[0], kAmplitude_rad);
+  EXPECT_EQ(b.joint_values()[0], kSwingAmplitude_rad);
   const std::vector<double> crossings = downward_crossings_s(b, 1e-3, 10.0);
   ASSERT_GE(crossings.size(), 5u);
   const double period_s = (crossings.back() - crossings.front()) / static_cast<double>(crossings.size() - 1);

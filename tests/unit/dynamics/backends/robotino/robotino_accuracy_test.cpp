@@ -27,7 +27,7 @@ namespace out = robotino_output;
 const std::filesystem::path kSeedParams = std::filesystem::path(COSIM_SCENES_DIR) / "robotino" / "params" /
                                           "seed000.params";
 
-std::unique_ptr<RobotinoBackend> make(bool seed, const std::vector<std::string>& overrides = {}) {
+std::unique_ptr<RobotinoBackend> make_robotino(bool seed, const std::vector<std::string>& overrides = {}) {
   const Params params = Params::resolve("robotino", robotino_param_specs(), seed ? &kSeedParams : nullptr, overrides);
   auto backend = make_robotino_backend(params, 0.0);
   return std::unique_ptr<RobotinoBackend>(static_cast<RobotinoBackend*>(backend.release()));
@@ -81,7 +81,7 @@ TEST(RobotinoSeed000, PresetMeetsFig26cAfterTheTransient) {
   // for angle φ (after initial transient state)". Bounds: "several" read as 5e-6 m; 2e-5 m as
   // written; "10⁻⁶ rad" as 1e-6 (converged value 9.3e-7; the default-tolerance run differs from
   // it by < 1e-9, convergence test below).
-  auto b = make(true);
+  auto b = make_robotino(true);
   EXPECT_TRUE(b->config().model.reference_heading) << "the preset uses φ_ref in eq. 22";
   const Samples r = run(*b, 50.0);
   EXPECT_LE(r.after_transient(out::kDx), 5e-6);
@@ -100,7 +100,7 @@ TEST(RobotinoSeed000, PresetGainsPlaceEachDrivesPolesAt2000PerSecond) {
   // The closed loop of one drive, La·J·s³ + (Ra·J + kt·Kd)·s² + kt·(ke + Kp)·s + kt·Ki, with
   // the effective motor-side inertia J = 4e-5 kg·m² (MODEL.md §2): (s + 2000)³ to the 4
   // digits the preset file gives.
-  const auto backend = make(true);
+  const auto backend = make_robotino(true);
   const robotino_common::ModelParams& m = backend->config().model;
   const double j = 4e-5;
   const double a3 = m.inductance_H * j;
@@ -116,7 +116,7 @@ TEST(RobotinoSeed000, PresetGainsPlaceEachDrivesPolesAt2000PerSecond) {
 TEST(RobotinoSeed000, WithTheDefaultGainsAPlainPidMissesFig26c) {
   // Why the preset has its own gains: the default ones (poles at −600 1/s), sized for the
   // feed-forward, leave the heading ~30× off without it (gain sweep, MODEL.md §7).
-  auto b = make(true, {"pid_kp_V_s_per_rad=7.4", "pid_ki_V_per_rad=1500", "pid_kd_V_s2_per_rad=7.8e-3"});
+  auto b = make_robotino(true, {"pid_kp_V_s_per_rad=7.4", "pid_ki_V_per_rad=1500", "pid_kd_V_s2_per_rad=7.8e-3"});
   const Samples r = run(*b, 50.0);
   EXPECT_GT(r.after_transient(out::kDphi), 1e-5);
 }
@@ -133,11 +133,11 @@ TEST(RobotinoConvergence, PoseAndElectricalOutputsConvergeWithTheTolerance) {
   // tolerance. BDF with error control gives a global error roughly proportional to the
   // tolerance (~10× per decade); asked: ≥ 10⁴ over the six decades 1e-4 → 1e-10, and no decade
   // worse than the one before by more than 3× (step-size selection makes single decades noisy).
-  auto reference = make(false, tolerance(kReferenceTolerance));
+  auto reference = make_robotino(false, tolerance(kReferenceTolerance));
   const Samples ref = run(*reference, 20.0);
   std::vector<double> pose, current, voltage;
   for (const double tol : kTolerances) {
-    auto b = make(false, tolerance(tol));
+    auto b = make_robotino(false, tolerance(tol));
     const Samples r = run(*b, 20.0);
     pose.push_back(std::max(max_difference(r, ref, out::kDx), max_difference(r, ref, out::kDy)));
     current.push_back(max_difference(r, ref, out::kCurrent1, 3));
@@ -158,8 +158,8 @@ TEST(RobotinoConvergence, ElectricalOutputsAreWithinOnePercentAtTheDefaultTolera
   // energy in within 1 %, and every sample on the same roller as the converged run (measured:
   // 0.36 % / 0.24 % currents, 0.05 % / 0.16 % voltages, 0.06 % / 0.07 % energy).
   for (const bool seed : {false, true}) {
-    auto converged = make(seed, tolerance(kReferenceTolerance));
-    auto standard = make(seed);
+    auto converged = make_robotino(seed, tolerance(kReferenceTolerance));
+    auto standard = make_robotino(seed);
     const Samples ref = run(*converged, 50.0);
     const Samples r = run(*standard, 50.0);
     EXPECT_LE(max_difference(r, ref, out::kCurrent1, 3), 0.01 * ref.peak(out::kCurrent1)) << seed;

@@ -14,6 +14,9 @@ namespace cosim::dynamics::omniwheel {
 
 using Vector3 = Eigen::Vector3d;
 
+/// The world's up, e_z: the floor is the plane z = 0.
+inline const Vector3 kUp = Vector3::UnitZ();
+
 /// Wheel geometry. Derived: α = π/n (half the angle a roller spans), R₁ = R·cos α (centre to
 /// roller centre), r0 = R − R₁ (roller radius at its middle), L = 2R·sin α/cos ψ (its length).
 struct WheelGeometry {
