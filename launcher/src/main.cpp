@@ -35,7 +35,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--scene", options.scene,
                  "scene folder or project file (default: the backend's scene under " +
-                     cosim::platform::utf8(cosim::scene::scenes_root()) + ")");
+                     cosim::platform::utf8(cosim::scene::scenes_root()) + ")")
+      ->type_name("PATH");
   std::vector<std::filesystem::path> package_path;
   cosim::util::add_folder_list_option(app, "--package-path", package_path,
                                       "folder holding the packages of a URDF scene's package://NAME/... meshes "
@@ -46,13 +47,14 @@ int main(int argc, char** argv) {
   cosim::protocol::add_duration_option(app, options.duration_s, "cosim-dynamics --list-backends");
   cosim::protocol::add_mode_option(app, options.mode)->capture_default_str();
   cosim::protocol::add_rate_option(app, options.rate)->capture_default_str();
-  app.add_option("--params", options.params, "backend parameter file");
+  app.add_option("--params", options.params, "backend parameter file")->type_name("PATH");
   app.add_option("--param", options.param_overrides, "backend parameter key=value (repeatable; beats --params)");
   cosim::protocol::add_probe_option(app, options.probes);
   app.add_option("--channel", options.channel,
                  "channel between the two sides, as cosim-dynamics takes it (default: a private one, removed at "
                  "the end)");
-  app.add_option("--out", options.out, "run folder (default: runs/<UTC time>-<backend> in the current folder)");
+  app.add_option("--out", options.out, "run folder (default: runs/<UTC time>-<backend> in the current folder)")
+      ->type_name("DIR");
   app.add_flag("--recorder", options.recorder, "visual side = cosim-recorder (the headless recorder stub)");
   app.add_flag("-v,--verbose", options.verbose, "say which processes start, with their pids and arguments");
   // cosim-visual's options, passed on; those with a fixed set of values are checked here too, so
@@ -60,27 +62,39 @@ int main(int argc, char** argv) {
   std::string camera, size, video, screenshot_every, speed, inset, hud, probe_marks, triangle_budget;
   bool hold = false, no_hold = false, contact = false;
   const std::string viewer = "Viewer (cosim-visual)";
-  cosim::protocol::add_camera_option(app, camera)->group(viewer);
-  app.add_option("--size", size, "window or video size WIDTHxHEIGHT [px] (default 1280x720)")->group(viewer);
-  cosim::protocol::add_speed_option(app, speed)->group(viewer);
-  cosim::protocol::add_inset_option(app, inset)->group(viewer);
-  cosim::protocol::add_hud_option(app, hud)->group(viewer);
-  cosim::protocol::add_probe_marks_option(app, probe_marks)->group(viewer);
+  // Shown with cosim-visual's defaults; passed on only when given.
+  cosim::protocol::add_camera_option(app, camera)->group(viewer)->default_str(cosim::protocol::kDefaultCamera);
+  app.add_option("--size", size, "window or video size [px]")
+      ->type_name("WxH")
+      ->group(viewer)
+      ->default_str(cosim::protocol::kDefaultSize);
+  cosim::protocol::add_speed_option(app, speed)->group(viewer)->default_str(cosim::protocol::kDefaultSpeedText);
+  cosim::protocol::add_inset_option(app, inset)->group(viewer)->default_str(cosim::protocol::kDefaultInset);
+  cosim::protocol::add_hud_option(app, hud)->group(viewer)->default_str(cosim::protocol::kDefaultHud);
+  cosim::protocol::add_probe_marks_option(app, probe_marks)
+      ->group(viewer)
+      ->default_str(cosim::protocol::kDefaultProbeMarks);
   app.add_option("--triangle-budget", triangle_budget,
-                 "mesh triangles drawn at most, meshes decimated at load beyond it (0 = all; default 200000)")
+                 "mesh triangles drawn at most, meshes decimated at load beyond it; 0 = all")
       ->check(CLI::NonNegativeNumber)
-      ->group(viewer);
+      ->group(viewer)
+      ->default_str(std::to_string(cosim::protocol::kDefaultTriangleBudget));
   auto* hold_flag = app.add_flag("--hold", hold, "window stays open after the run (default when started from a terminal)")
                         ->group(viewer);
   app.add_flag("--no-hold", no_hold, "window closes at the end of the run")->group(viewer)->excludes(hold_flag);
   app.add_flag("--contact", contact, "highlight the roller of each wheel touching the floor")->group(viewer);
-  app.add_option("--video", video, "also write every frame shown to this MP4")->group(viewer);
-  app.add_option("--screenshot-every", screenshot_every, "PNG of every Nth frame into RUN/screenshots/")
+  app.add_option("--video", video, "also write every frame shown to this MP4")->type_name("PATH")->group(viewer);
+  app.add_option("--screenshot-every", screenshot_every, "PNG of every Nth frame into RUN/screenshots/; 0 = none")
       ->check(CLI::NonNegativeNumber)
       ->group(viewer);
   app.footer("-- ARGS...: anything after -- goes to cosim-dynamics (e.g. -- --report-timeout 30).\n"
              "Exit code: 130 after an interrupt, else that of the side that failed first, else 0.\n" +
-             cosim::protocol::channel_help());
+             cosim::protocol::channel_help() +
+             "Examples:\n"
+             "  cosim                                                 the Robotino on the rose, in a window\n"
+             "  cosim --recorder --backend mecanum4                   headless, with its report\n"
+             "  cosim --backend mujoco --param model=robot.xml        a MuJoCo model, drawn from the model itself\n"
+             "  cosim --backend trajectory --param trajectory=path.csv --scene robot.urdf");
   if (const int code = cosim::util::parse_command_line(app, std::vector<std::string>(args.begin(), dashes));
       code >= 0) {
     return code;

@@ -23,16 +23,21 @@ int main(int argc, char** argv) {
   int width = 1000, height = 600;
   std::filesystem::path compare_run;
   bool json = false;
-  cosim::util::add_path_option(app, "RUN_DIR", run_dir, "run folder")->required();
+  cosim::util::add_path_option(app, "RUN_DIR", run_dir, "run folder")->type_name("DIR")->required();
   cosim::util::add_path_option(app, "--compare", compare_run,
                                "a second run folder: its deviation from the reference drawn beside this one's, or "
-                               "(omniwheel) roller 1's vertical motion subtracted row by row");
-  app.add_option("--width", width, "plot width [px]")->capture_default_str()->check(CLI::Range(200, 8000));
-  app.add_option("--height", height, "plot height [px]")->capture_default_str()->check(CLI::Range(200, 8000));
+                               "(omniwheel) roller 1's vertical motion subtracted row by row")
+      ->type_name("DIR");
+  app.add_option("--width", width, "plot width [px]")->capture_default_str()->check(cosim::util::finite_range(200, 8000));
+  app.add_option("--height", height, "plot height [px]")->capture_default_str()->check(cosim::util::finite_range(200, 8000));
   app.add_flag("--json", json,
                "print the metrics (counts, delays, differences, deviation from the reference, speed errors per "
                "phase) as one JSON document on stdout; write nothing into the run folder")
       ->excludes("--compare");
+  app.footer("Examples:\n"
+             "  cosim-report runs/20261127T101500Z-robotino          report.md and plots/ in the run folder\n"
+             "  cosim-report RUN_A --compare RUN_B                   two runs' deviations in one plot\n"
+             "  cosim-report --json RUN_DIR                          the metrics, for scripts");
   if (const int code = cosim::util::parse_command_line(app, argc, argv); code >= 0) return code;
   try {
     const auto facts = cosim::report::read_run(run_dir);

@@ -823,8 +823,8 @@ WrittenReport write_report(const fs::path& run_dir, const RunFacts& f, int w, in
   std::ofstream md(run_dir / "report.md");
   md << "# cosim run " << md_text(f.run_id) << "\n\n";
   md << "backend `" << md_text(f.backend) << "`, mode `" << md_text(f.mode) << "`, " << util::format("%g", f.fps)
-     << " fps, scene `" << md_text(f.scene)
-     << "`, status **" << f.status << "**\n\n";
+     << " fps, " << (f.scene.empty() ? "no scene" : "scene `" + md_text(f.scene) + "`")  // --channel none may have none
+     << ", status **" << f.status << "**\n\n";
   for (const auto& note : f.notes) md << "> **Note:** " << md_text(note) << "\n\n";
   md << "| count | value |\n|---|---|\n";
   md << "| frames sent | " << f.frames_sent << " |\n| probe reports | " << f.reports << " |\n";

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 
@@ -30,6 +31,24 @@ TEST_F(CliTest, HelpAndVersionExitZero) {
     EXPECT_EQ(finish(*version, exe, 10), 0);
     EXPECT_TRUE(contains(version->out(), "protocol 1.1")) << version->out();
   }
+}
+
+TEST_F(CliTest, EveryProgramsHelpHasTheOneStyle) {
+  // cosim-visual and the tools are built only with VTK and with the tools (the Release tree).
+  int checked = 0;
+  for (const char* exe : {"cosim", "cosim-dynamics", "cosim-recorder", "cosim-report", "cosim-visual", "cosim-meshgen",
+                          "cosim-robotino-mjcf", "cosim-mecanum4-scene"}) {
+    if (!std::filesystem::exists(kBinDir / exe)) continue;
+    auto help = run(exe, {"--help"});
+    ASSERT_EQ(finish(*help, exe, 10), 0) << exe;
+    // util::HelpFormatter's forms, never CLI11's own ("TEXT:[0, 64]=1", "INT in [200 - 8000]").
+    for (const char* raw : {"TEXT:", "FLOAT", "INT:", "UINT", ":[", ":{", " - 8000]", "Excludes:"}) {
+      EXPECT_FALSE(contains(help->out(), raw)) << exe << " shows " << raw << ":\n" << help->out();
+    }
+    EXPECT_TRUE(contains(help->out(), "Example")) << exe << ":\n" << help->out();
+    ++checked;
+  }
+  EXPECT_GE(checked, 4) << "cosim, cosim-dynamics, cosim-recorder and cosim-report are in every build";
 }
 
 TEST_F(CliTest, UnknownBackendListsValidOnes) {
@@ -244,6 +263,41 @@ TEST_F(CliTest, WithoutDurationABackendRunsItsNaturalDuration) {
   const double csv_end_s = read_csv(csv).values("t_s").back();
   EXPECT_EQ(read_csv(out / "dynamics.csv").values("t_s").back(), csv_end_s);
   EXPECT_EQ(read_run_json(out).get<double>("duration_s"), csv_end_s);
+}
+
+TEST_F(CliTest, WithChannelNoneNoSceneIsNeeded) {
+  // The rover's joint CSV without its URDF: the trajectory backend's default scene (the
+  // Robotino) drives other joints, which only a visual side or probes would need.
+  const auto csv = std::filesystem::path(COSIM_EXAMPLES_DIR) / "rover" / "circle.csv";
+  const std::vector<std::string> args{"--backend", "trajectory", "--param", "trajectory=" + csv.string(),
+                                      "--duration", "1"};
+  auto none = run("cosim-dynamics", [&] {
+    auto a = args;
+    a.insert(a.end(), {"--channel", "none", "--out", run_dir().string()});
+    return a;
+  }());
+  ASSERT_EQ(finish(*none, "cosim-dynamics", 30), 0) << none->err();
+  const auto dynamics = read_csv(run_dir() / "dynamics.csv");
+  const auto input = read_csv(csv);
+  // The CSV's row at 1 s comes out as it went in (a knot: exact but for the rounding of the
+  // output times, ~1e-15 s at rates of a few per second); its columns keep their names (a
+  // trajectory does not know rad from m: only a scene would).
+  ASSERT_EQ(input.values("t_s")[10], 1.0);
+  for (const char* joint : {"rover/base/x", "rover/base/phi", "rover/left"}) {
+    EXPECT_NEAR(dynamics.values(joint).back(), input.values(joint)[10], 1e-12) << joint;
+  }
+  EXPECT_TRUE(read_csv(run_dir() / "probes.csv").rows.empty());
+  EXPECT_EQ(read_run_json(run_dir()).get<std::string>("scene"), "");
+  EXPECT_TRUE(contains(read_file(run_dir() / "dynamics.log"), "running without a scene"));
+
+  // With a visual side the scene is needed, and the mismatch is still the error it was.
+  auto fifo = run("cosim-dynamics", [&] {
+    auto a = args;
+    a.insert(a.end(), {"--channel", "fifo:" + (tmp_.path() / "fifo").string(), "--out", (tmp_.path() / "fifo_run").string()});
+    return a;
+  }());
+  EXPECT_EQ(finish(*fifo, "cosim-dynamics", 30), 2);
+  EXPECT_TRUE(contains(fifo->err(), "disagree on joints")) << fifo->err();
 }
 
 }  // namespace

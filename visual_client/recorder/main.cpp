@@ -174,8 +174,11 @@ int main(int argc, char** argv) {
                "cosim-recorder"};
   app.set_version_flag("--version", cosim::protocol::version_banner("cosim-recorder"));
   double open_timeout_s = 10, frame_timeout_s = 30;
-  app.footer(cosim::protocol::channel_help() + "tcp: from another machine: set COSIM_TCP_TOKEN to the token cosim-dynamics printed.");
-  app.add_option("--channel", options.client.channel, cosim::protocol::valid_channel_forms() + ", as given to cosim-dynamics")
+  app.footer(cosim::protocol::channel_help() +
+             "tcp: from another machine: set COSIM_TCP_TOKEN to the token cosim-dynamics printed.\n" +
+             "Examples:\n"
+             "  cosim-recorder --channel fifo:/tmp/run --out RUN_DIR   join a cosim-dynamics, record what it saw");
+  app.add_option("--channel", options.client.channel, cosim::protocol::visual_channel_forms() + ", as given to cosim-dynamics")
       ->capture_default_str();
   cosim::util::add_path_option(app, "--scene", options.scene,
                  "scene folder, project file or URDF file (default: the folder named after the model the dynamics "

@@ -14,8 +14,9 @@ ChannelKind pipe_channel_kind();  // Windows; elsewhere an unavailable row
 ChannelKind shm_channel_kind();   // Linux; on Windows an unavailable row
 ChannelKind tcp_channel_kind();
 
-/// The usages of the available kinds: "fifo:DIR or mem:NAME".
-std::string openable_forms();
+/// The usages of the available kinds: "fifo:DIR or mem:NAME"; without mem: if
+/// `between_processes_only`.
+std::string openable_forms(bool between_processes_only);
 
 /// A row for a kind this build cannot open; `unavailable` completes "--channel pipe:NAME ...".
 constexpr ChannelKind unavailable_channel_kind(std::string_view name, std::string_view usage,

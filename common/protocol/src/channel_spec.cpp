@@ -20,11 +20,11 @@ const ChannelKind* find_kind(std::string_view name) {
 
 namespace detail {
 
-std::string openable_forms() {
+std::string openable_forms(bool between_processes_only) {
   std::string forms;
   std::string last;
   for (const ChannelKind& kind : channel_kinds()) {
-    if (!kind.available()) continue;
+    if (!kind.available() || (between_processes_only && kind.name == "mem")) continue;
     if (!last.empty()) forms += (forms.empty() ? "" : ", ") + last;
     last = std::string(kind.usage);
   }
@@ -67,7 +67,9 @@ std::string channel_help() {
   return text;
 }
 
-std::string valid_channel_forms() { return "none, " + detail::openable_forms(); }
+std::string valid_channel_forms() { return "none, " + detail::openable_forms(false); }
+
+std::string visual_channel_forms() { return detail::openable_forms(true); }
 
 ChannelSpec parse_channel_spec(std::string_view text) {
   ChannelSpec spec{.kind = "", .address = "", .text = std::string(text)};
@@ -98,7 +100,7 @@ std::unique_ptr<wire::Channel> open_channel(const ChannelSpec& spec, ChannelRole
     throw wire::ChannelSetupError(wire::ChannelSetupError::Kind::bad_input,
                                   "cannot open channel '" + spec.text + "': " +
                                       (spec.none() ? std::string("'none' has no channel to open")
-                                                   : "this build opens " + detail::openable_forms()));
+                                                   : "this build opens " + detail::openable_forms(false)));
   }
   return role == ChannelRole::dynamics ? kind->open_dynamics(spec, open_timeout, notice)
                                        : kind->open_visual(spec, open_timeout, notice);

@@ -104,7 +104,7 @@ int main(int argc, char** argv) {
   cosim::util::add_folder_list_option(app, "--package-path", options.package_path,
                  "folder holding the packages of a URDF scene's package://NAME/... meshes (repeatable or "
                  "':'-separated; searched before $COSIM_PACKAGE_PATH)");
-  app.add_option("--params", params_file, "parameter file: 'key = value' lines, '#' comments");
+  app.add_option("--params", params_file, "parameter file: 'key = value' lines, '#' comments")->type_name("PATH");
   app.add_option("--param", options.param_overrides, "parameter override key=value (repeatable; beats --params)");
   cosim::protocol::add_fps_option(app, options.fps)->capture_default_str();
   double duration_s = 0;  // given or not: the option's count
@@ -114,8 +114,12 @@ int main(int argc, char** argv) {
   cosim::protocol::add_mode_option(app, mode)->capture_default_str();
   cosim::protocol::add_rate_option(app, options.rate)->capture_default_str();
   app.add_option("--channel", options.channel, cosim::protocol::valid_channel_forms())->capture_default_str();
-  app.footer(cosim::protocol::channel_help());
-  app.add_option("--out", out_dir, "run folder (default runs/<UTC time>-<backend>)");
+  app.footer(cosim::protocol::channel_help() +
+             "Examples:\n"
+             "  cosim-dynamics --channel none                      the Robotino alone, its run folder only\n"
+             "  cosim-dynamics --backend mecanum4 --list-probes    what a run of it compares\n"
+             "  cosim-dynamics --backend mujoco --param model=robot.xml --channel tcp:127.0.0.1:5555\n");
+  app.add_option("--out", out_dir, "run folder (default: runs/<UTC time>-<backend>)")->type_name("DIR");
   cosim::protocol::add_probe_option(app, options.probes);
   app.add_option("--open-timeout", open_timeout_s, "seconds to wait for the visual side to connect")
       ->check(cosim::util::finite_range(0, 86400))
@@ -123,7 +127,7 @@ int main(int argc, char** argv) {
   app.add_option("--report-timeout", report_timeout_s, "seconds to wait for each ProbeReport (lockstep) and for the visual side's Bye at the end (every mode)")
       ->check(cosim::util::finite_range(0.001, 86400))
       ->capture_default_str();
-  app.add_option("--progress", progress, "auto | always | never: status line on stderr")
+  app.add_option("--progress", progress, "status line on stderr; auto: when stderr is a terminal")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
   app.add_flag("-q,--quiet", quiet, "no progress line and no summary on stdout");

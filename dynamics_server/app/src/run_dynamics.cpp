@@ -3,8 +3,12 @@
 #include <cmath>
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,7 +27,9 @@
 #include "cosim/protocol/channel_spec.hpp"
 #include "cosim/protocol/outcome.hpp"
 #include "cosim/protocol/version.hpp"
+#include "cosim/scene/joint_match.hpp"
 #include "cosim/scene/scene.hpp"
+#include "cosim/scene/scene_builder.hpp"
 #include "cosim/scene/scene_locator.hpp"
 #include "cosim/util/clock.hpp"
 #include "cosim/util/errors.hpp"
@@ -51,6 +57,31 @@ using Clock = std::chrono::steady_clock;
 
 /// Largest frame count and dynamics.csv row count of one run.
 constexpr double kMaxFrames = 1e7;
+
+// The scene of a run without a visual side whose default scene drives other joints: one
+// instance per first name component, the backend's joints in it ("Rover/base/x": instance
+// Rover, group base, joint x), no geometry and no probes. Empty if a name is not scoped.
+std::optional<scene::SceneModel> joints_only_scene(const std::string& backend, std::span<const std::string> joints,
+                                                   std::span<const JointKind> kinds) {
+  scene::SceneBuilder b;
+  b.set_name(backend + " joints");
+  b.set_root(std::filesystem::current_path().root_path());
+  std::map<std::string, int, std::less<>> instance_frames;
+  for (std::size_t i = 0; i < joints.size(); ++i) {
+    const std::string& name = joints[i];
+    const std::size_t first = name.find('/'), last = name.rfind('/');
+    if (first == std::string::npos || first == 0 || last + 1 == name.size()) return std::nullopt;
+    const std::string instance = name.substr(0, first);
+    auto [it, added] = instance_frames.try_emplace(instance, -1);
+    if (added) it->second = b.add_instance(-1, instance, Eigen::Isometry3d::Identity());
+    const bool prismatic = i < kinds.size() && kinds[i] == JointKind::prismatic;
+    b.add_joint(it->second, {.name = name.substr(last + 1),
+                             .group = last > first ? name.substr(first + 1, last - first - 1) : std::string(),
+                             .drive = prismatic ? scene::DriveType::prismatic : scene::DriveType::revolute,
+                             .driven = true});
+  }
+  return std::move(b).build();
+}
 
 const char* mode_name(v1::Mode mode) {
   switch (mode) {
@@ -84,6 +115,7 @@ class DynamicsRun {
   void set_duration(double duration_s, const std::string& what);
   /// Frames sent to a peer (0 without one) and the largest skip count the peer reported.
   std::pair<std::uint64_t, std::uint64_t> sent_and_skipped(const ComparisonSummary& s) const;
+  std::vector<std::string> joint_columns() const;
 
   const DynamicsOptions& options_;
   double duration_s_ = 0.0;  // simulated time [s]: --duration, else the backend's natural duration
@@ -162,13 +194,39 @@ void DynamicsRun::prepare() {
   if (scene_path_.empty() && entry->scene_for != nullptr) scene_path_ = entry->scene_for(*params_);
   if (scene_path_.empty()) scene_path_ = scene::find_default_scene(entry->default_scene);
   scene_.emplace(scene::SceneModel::load(scene_path_, {.package_path = options_.package_path}));
+  // No visual side, and no scene or probe asked for: a default scene driving other joints
+  // would only have given the probes, so the run goes on with the backend's joints alone.
+  if (channel_.none() && options_.scene.empty() && options_.probes.empty() &&
+      !scene::match_joints(backend_->joint_names(), *scene_).ok()) {
+    if (auto joints_only = joints_only_scene(backend_->name(), backend_->joint_names(), backend_->joint_kinds())) {
+      notes_.push_back("channel none: the default scene " + scene_path_.string() +
+                       " drives other joints than the backend; running without a scene (no probes)");
+      scene_ = std::move(joints_only);
+      scene_path_.clear();
+    }
+  }
   const std::string backend_label = "backend " + backend_->name() +
                                     (backend_->model_file().empty() ? "" : " (model " + backend_->model_file() + ")");
   kinematics_.emplace(*scene_, backend_->joint_names(), options_.probes, scene_path_.string(), backend_label,
                       backend_->joint_kinds());
   comparator_.emplace(kinematics_->probe_names().size(), frame_count_);
-  notes_.push_back("scene " + scene_->name() + " from " + scene_path_.string() + ", probes: " +
-                   util::join(kinematics_->probe_names()));
+  notes_.push_back("scene " + scene_->name() + (scene_path_.empty() ? "" : " from " + scene_path_.string()) +
+                   ", probes: " + util::join(kinematics_->probe_names()));
+}
+
+// dynamics.csv's joint columns: name + unit suffix from the scene's joint; without a scene,
+// from the backend's kind of joint, and none where the backend does not know it (a
+// trajectory CSV's column is rad or m as its joint is, which only a scene tells).
+std::vector<std::string> DynamicsRun::joint_columns() const {
+  if (!scene_path_.empty()) return kinematics_->joint_columns(backend_->joint_names());
+  const std::span<const JointKind> kinds = backend_->joint_kinds();
+  std::vector<std::string> columns;
+  for (std::size_t i = 0; i < backend_->joint_names().size(); ++i) {
+    const JointKind kind = i < kinds.size() ? kinds[i] : JointKind::unknown;
+    columns.push_back(backend_->joint_names()[i] +
+                      (kind == JointKind::prismatic ? "_m" : kind == JointKind::revolute ? "_rad" : ""));
+  }
+  return columns;
 }
 
 // --list-probes: every probe of the run's scene, one line each, the compared ones marked.
@@ -198,7 +256,7 @@ void DynamicsRun::execute() {
   log_ = std::make_unique<util::EventLog>("cosim-dynamics", folder_->event_log(), false);
   log_->info("command: " + options_.command_line);
   for (const auto& note : notes_) log_->info(note);
-  record_ = std::make_unique<RunRecord>(*folder_, kinematics_->joint_columns(backend_->joint_names()),
+  record_ = std::make_unique<RunRecord>(*folder_, joint_columns(),
                                         kinematics_->probe_names(), backend_->output_names());
 
   const protocol::ChannelSpec& spec = channel_;

@@ -74,12 +74,15 @@ struct OsKinds {
   std::string foreign;         // "pipe"
   std::string foreign_reason;  // why the foreign one is refused
   std::string forms;           // valid_channel_forms()
+  std::string visual_forms;    // visual_channel_forms(): another process, so neither none nor mem:
 };
 OsKinds os_kinds() {
   if (default_channel_text().starts_with("pipe:")) {
-    return {"pipe", "cosim-x", "needs a name", "fifo", "POSIX only", "none, mem:NAME, pipe:NAME or tcp:HOST:PORT"};
+    return {"pipe", "cosim-x", "needs a name", "fifo", "POSIX only", "none, mem:NAME, pipe:NAME or tcp:HOST:PORT",
+            "pipe:NAME or tcp:HOST:PORT"};
   }
-  return {"fifo", "/tmp/x", "needs a directory", "pipe", "Windows only", "none, fifo:DIR, mem:NAME, shm:NAME or tcp:HOST:PORT"};
+  return {"fifo", "/tmp/x", "needs a directory", "pipe", "Windows only", "none, fifo:DIR, mem:NAME, shm:NAME or tcp:HOST:PORT",
+          "fifo:DIR, shm:NAME or tcp:HOST:PORT"};
 }
 
 TEST(ChannelSpec, ParsesNoneTheNativeKindAndMem) {
@@ -101,6 +104,7 @@ TEST(ChannelSpec, ParsesNoneTheNativeKindAndMem) {
 TEST(ChannelSpec, RejectsWithTheValueAndTheValidForms) {
   const OsKinds os = os_kinds();
   EXPECT_EQ(valid_channel_forms(), os.forms);
+  EXPECT_EQ(visual_channel_forms(), os.visual_forms);
   expect_refused(os.native + ":", {os.native_missing});
   expect_refused("mem:", {"needs a name"});
   expect_refused(os.foreign + ":x", {os.foreign_reason, valid_channel_forms()});

@@ -61,7 +61,9 @@ int main(int argc, char** argv) {
   app.add_flag("--check", check,
                "write nothing: compare the folder's files with what would be written and name the first "
                "differing line");
-  app.footer("Exit status: 0 written (--check: equal), 1 --check found a difference, 2 bad usage, parameters or an "
+  app.footer("Example:\n"
+             "  cosim-mecanum4-scene -o scenes/mecanum4 --check    compare the committed scene with what would be written\n"
+             "Exit status: 0 written (--check: equal), 1 --check found a difference, 2 bad usage, parameters or an "
              "unwritable folder.");
   if (const int code = cosim::util::parse_command_line(app, argc, argv); code >= 0) return code;
   try {

@@ -7,40 +7,23 @@
 #include <optional>
 #include <sstream>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "cosim/meshgen/check.hpp"
 #include "cosim/meshgen/robotino.hpp"
 #include "cosim/meshgen/stl.hpp"
 #include "cosim/platform/paths.hpp"
+#include "cosim/util/cli.hpp"
+#include "cosim/util/exit_codes.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 using namespace cosim::meshgen;
 
-// DESIGN.md "User interface conventions" (cosim/util/exit_codes.hpp).
-constexpr int kExitOk = 0;
+using cosim::util::kExitBadInput;
+using cosim::util::kExitOk;
 constexpr int kExitCheckFailed = 1;
-constexpr int kExitBadInput = 2;
-
-constexpr const char* kUsage =
-    "usage: cosim-meshgen OUTDIR\n"
-    "       cosim-meshgen --check [DIR]\n"
-    "\n"
-    "Builds the Robotino's non-primitive parts procedurally and writes them as STL.\n"
-    "\n"
-    "  OUTDIR          write every mesh into OUTDIR (created if missing), e.g.\n"
-    "                  cosim-meshgen scenes/robotino/meshes\n"
-    "  --check [DIR]   check that every mesh is closed (each edge shared by exactly two\n"
-    "                  triangles in opposite directions), outward oriented and of positive\n"
-    "                  volume; with DIR, also that DIR's files are exactly what would be\n"
-    "                  written and read back closed\n"
-    "  --help          this text\n"
-    "  --version       the version\n"
-    "\n"
-    "Exit status: 0 ok, 1 a check failed, 2 bad usage or a file that cannot be written/read.\n";
 
 std::string summary(const robotino::PartFile& part, std::size_t bytes, const MeshReport& r) {
   char line[256];
@@ -131,24 +114,36 @@ int check_all(const std::optional<fs::path>& dir) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::vector<std::string_view> args(argv + 1, argv + argc);
+  CLI::App app{"cosim-meshgen: builds the Robotino's non-primitive parts procedurally and writes them as STL, or "
+               "checks them",
+               "cosim-meshgen"};
+  app.set_version_flag("--version", std::string("cosim-meshgen ") + COSIM_VERSION);
+  fs::path out_dir;
+  std::string check_dir;
+  auto* out = cosim::util::add_path_option(app, "OUTDIR", out_dir, "write every mesh into OUTDIR (created if missing)")
+                  ->type_name("DIR");
+  auto* check = app.add_option("--check", check_dir,
+                               "check that every mesh is closed (each edge shared by exactly two triangles in "
+                               "opposite directions), outward oriented and of positive volume; with DIR, also that "
+                               "DIR's files are exactly what would be written and read back closed")
+                    ->expected(0, 1)
+                    ->type_name("[DIR]");
+  out->excludes(check);
+  app.footer("Examples:\n"
+             "  cosim-meshgen scenes/robotino/meshes          regenerate the committed meshes\n"
+             "  cosim-meshgen --check scenes/robotino/meshes  what tests/unit/meshgen checks\n"
+             "Exit status: 0 ok, 1 a check failed, 2 bad usage or a file that cannot be written/read.");
+  if (const int code = cosim::util::parse_command_line(app, argc, argv); code >= 0) return code;
   try {
-    if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
-      std::fputs(kUsage, stdout);
-      return kExitOk;
+    if (check->count() > 0) {
+      return check_all(check_dir.empty() ? std::nullopt
+                                         : std::optional<fs::path>(cosim::platform::path_from_utf8(check_dir)));
     }
-    if (args.size() == 1 && args[0] == "--version") {
-      std::printf("cosim-meshgen %s\n", COSIM_VERSION);
-      return kExitOk;
-    }
-    if (!args.empty() && args[0] == "--check" && args.size() <= 2) {
-      return check_all(args.size() == 2 ? std::optional<fs::path>(args[1]) : std::nullopt);
-    }
-    if (args.size() == 1 && !args[0].starts_with("-")) return write_all(fs::path(args[0]));
+    if (out->count() > 0) return write_all(out_dir);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "cosim-meshgen: %s\n", e.what());
     return kExitCheckFailed;
   }
-  std::fprintf(stderr, "cosim-meshgen: bad usage: expected OUTDIR or --check [DIR] (try --help)\n");
+  std::fprintf(stderr, "cosim-meshgen: error: expected OUTDIR or --check [DIR] (see --help)\n");
   return kExitBadInput;
 }

@@ -50,7 +50,9 @@ int main(int argc, char** argv) {
   app.add_option("--noslip-iterations", o.noslip_iterations,
                  "MuJoCo's noslip iterations (0: MuJoCo's soft friction alone, which creeps)")
       ->capture_default_str();
-  app.footer("Exit status: 0 written, 2 bad usage, parameters or an unwritable file.");
+  app.footer("Example:\n"
+             "  cosim-robotino-mjcf -o robotino.xml    then: cosim --backend mujoco --param model=robotino.xml\n"
+             "Exit status: 0 written, 2 bad usage, parameters or an unwritable file.");
   if (const int code = cosim::util::parse_command_line(app, argc, argv); code >= 0) return code;
   try {
     const fs::path file = cosim::platform::path_from_utf8(params_file);

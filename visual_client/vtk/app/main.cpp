@@ -275,9 +275,14 @@ int main(int argc, char** argv) {
       "cosim-visual"};
   app.set_version_flag("--version", cosim::protocol::version_banner("cosim-visual"));
   double open_timeout_s = 10, frame_timeout_s = 30;
-  std::string size = "1280x720", hud = "on";
-  app.add_option("--channel", options.client.channel, cosim::protocol::valid_channel_forms() + ", as given to cosim-dynamics")->capture_default_str();
-  app.footer(cosim::protocol::channel_help() + "tcp: from another machine: set COSIM_TCP_TOKEN to the token cosim-dynamics printed.");
+  std::string size = cosim::protocol::kDefaultSize, hud = cosim::protocol::kDefaultHud;
+  app.add_option("--channel", options.client.channel, cosim::protocol::visual_channel_forms() + ", as given to cosim-dynamics")->capture_default_str();
+  app.footer(cosim::protocol::channel_help() +
+             "tcp: from another machine: set COSIM_TCP_TOKEN to the token cosim-dynamics printed.\n" +
+             "Examples:\n"
+             "  cosim-visual --channel fifo:/tmp/run                  join a cosim-dynamics on that channel\n"
+             "  cosim-visual --scene robot.urdf --screenshot pose.png  the zero pose, as PNG\n"
+             "  cosim-visual --replay RUN_DIR/frames.cosimlog          a recorded run again");
   cosim::util::add_path_option(app, "--scene", options.scene,
                  "scene folder, project file or URDF file (default: the folder named after the model the dynamics "
                  "announces, lowercase, under $COSIM_SCENES_DIR or <install>/share/cosim/scenes; standalone: "
@@ -286,14 +291,15 @@ int main(int argc, char** argv) {
                  "folder holding the packages of a URDF's package://NAME/... meshes (repeatable or ':'-separated; "
                  "searched before $COSIM_PACKAGE_PATH)");
   cosim::util::add_path_option(app, "--out", options.out_dir,
-                 "folder for visual.log, visual.cosimlog, screenshots/ and (offscreen) video.mp4");
+                 "folder for visual.log, visual.cosimlog, screenshots/ and (offscreen) video.mp4")
+      ->type_name("DIR");
   app.add_flag("--offscreen", options.offscreen,
                "no window: render offscreen (implied without a display, for --screenshot and --bench-frames)");
-  app.add_option("--size", size, "render size WIDTHxHEIGHT [px]")->capture_default_str();
+  app.add_option("--size", size, "render size [px]")->type_name("WxH")->capture_default_str();
   cosim::util::add_path_option(app, "--video", options.video,
                  "write every frame rendered to this H.264 MP4 through ffmpeg (.ogv by VTK when ffmpeg is "
                  "absent); default DIR/video.mp4 when offscreen with --out");
-  app.add_option("--screenshot-every", options.screenshot_every, "PNG of every Nth frame into DIR/screenshots/")
+  app.add_option("--screenshot-every", options.screenshot_every, "PNG of every Nth frame into DIR/screenshots/; 0 = none")
       ->check(CLI::NonNegativeNumber);
   cosim::protocol::add_camera_option(app, options.camera)->capture_default_str();
   cosim::protocol::add_hud_option(app, hud)->capture_default_str();
@@ -304,11 +310,11 @@ int main(int argc, char** argv) {
                "highlight, of each wheel, the part touching the floor (the roller in contact; key c)");
   app.add_option("--triangle-budget", options.triangle_budget,
                  "mesh triangles drawn at most: meshes of a scene holding more are decimated at load to fit "
-                 "(big downloaded meshes), 0 = draw every triangle (e.g. for a screenshot at full detail)")
+                 "(big downloaded meshes); 0 = draw every triangle (e.g. for a screenshot at full detail)")
       ->capture_default_str();
-  std::string probe_marks = "compared";
+  std::string probe_marks = cosim::protocol::kDefaultProbeMarks;
   cosim::protocol::add_probe_marks_option(app, probe_marks)->capture_default_str();
-  std::string inset = "on";
+  std::string inset = cosim::protocol::kDefaultInset;
   cosim::protocol::add_inset_option(app, inset)->capture_default_str();
   cosim::protocol::add_speed_option(app, options.speed)->capture_default_str();
   app.add_option("--open-timeout", open_timeout_s, "seconds to wait for the dynamics")
@@ -318,7 +324,8 @@ int main(int argc, char** argv) {
       ->check(cosim::util::finite_range(0.001, 86400))
       ->capture_default_str();
   auto* joints_option = app.add_option("--joints", options.joints,
-                 "standalone pose: \"Robotino/x=0.3,Robotino/phi=40deg,...\" (m, rad, or deg suffix; others 0)");
+                 "standalone pose: \"Robotino/x=0.3,Robotino/phi=40deg,...\"; a unit if any: m for a slide, rad or "
+                 "deg for a hinge; joints not named are 0");
   auto* pose_option = cosim::util::add_path_option(app, "--pose", options.pose_file, "standalone pose from a file of 'joint = value' lines");
   cosim::util::add_path_option(app, "--screenshot", options.screenshot,
                                "write a pose (--joints/--pose; all joints 0 without them) as PNG and exit");

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cosim/protocol/program_options.hpp"
 #include "cosim/scene/scene_model.hpp"
 #include "cosim/util/event_log.hpp"
 #include "cosim/visual/client_session.hpp"
@@ -30,12 +31,12 @@ struct VisualOptions {
   bool quiet = false;
   bool hud = true;
   bool hold = false;  // interactive: keep the window open after the run (main: default when stdin is a terminal)
-  std::string camera = "auto";
+  std::string camera = protocol::kDefaultCamera;
   bool inset = true;  // follow camera: a top view of the whole path in a corner
   bool contact = false;  // highlight the part of each wheel touching the floor
   bool all_probe_marks = false;  // mark every probe, not only the compared ones (key p)
-  std::size_t triangle_budget = 200000;  // mesh triangles drawn at most (decimated beyond); 0 = all
-  double speed = 1;   // window: sim seconds shown per wall second; 0 = as fast as frames come
+  std::size_t triangle_budget = protocol::kDefaultTriangleBudget;  // mesh triangles drawn at most (decimated beyond); 0 = all
+  double speed = protocol::kDefaultSpeed;   // window: sim seconds shown per wall second; 0 = as fast as frames come
   // Standalone modes.
   bool standalone = false;  // --joints or --pose given (even empty: the zero pose)
   std::filesystem::path pose_file;

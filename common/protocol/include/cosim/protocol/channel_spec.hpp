@@ -95,4 +95,8 @@ std::string channel_help();
 /// The valid --channel forms of this build, for help and messages: "none, fifo:DIR or mem:NAME".
 std::string valid_channel_forms();
 
+/// The forms a visual side, another process, can join: those above without none (the dynamics
+/// alone) and mem: (threads of one program): "fifo:DIR, shm:NAME or tcp:HOST:PORT".
+std::string visual_channel_forms();
+
 }  // namespace cosim::protocol

@@ -5,6 +5,7 @@
 /// them with these functions; the launcher adds the same ones, so that a typo is refused
 /// before anything starts, and forwards the text as given. (Header-only: CLI11 is headers.)
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -18,7 +19,10 @@ namespace cosim::protocol {
 
 /// --mode lockstep | free | realtime (docs/design.md#modes).
 inline CLI::Option* add_mode_option(CLI::App& app, std::string& mode) {
-  return app.add_option("--mode", mode, "lockstep | free | realtime")
+  return app
+      .add_option("--mode", mode,
+                  "lockstep: each frame waits for its probe report; free: frames as fast as computed; realtime: "
+                  "paced by the wall clock at --rate")
       ->check(CLI::IsMember({"lockstep", "free", "realtime"}));
 }
 
@@ -48,11 +52,21 @@ CLI::Option* add_rate_option(CLI::App& app, T& rate) {
 
 // --- cosim-visual ------------------------------------------------------------------------------
 
+// Defaults of the viewer options, shown by cosim-visual and by the launcher that passes them on.
+inline constexpr const char* kDefaultCamera = "auto";
+inline constexpr const char* kDefaultSize = "1280x720";
+inline constexpr const char* kDefaultHud = "on";
+inline constexpr const char* kDefaultInset = "on";
+inline constexpr const char* kDefaultProbeMarks = "compared";
+inline constexpr double kDefaultSpeed = 1;
+inline constexpr const char* kDefaultSpeedText = "1";
+inline constexpr std::size_t kDefaultTriangleBudget = 200000;
+
 /// --camera auto | robot | follow | overview.
 inline CLI::Option* add_camera_option(CLI::App& app, std::string& camera) {
   return app
       .add_option("--camera", camera,
-                  "auto | robot | follow | overview (auto: follow the first probe in a run, robot for one pose)")
+                  "view; auto: follow the first probe in a run, robot for one pose")
       ->check(CLI::IsMember({"auto", "robot", "follow", "overview"}));
 }
 
@@ -66,20 +80,20 @@ inline CLI::Option* add_probe_option(CLI::App& app, std::vector<std::string>& pr
 }
 
 inline CLI::Option* add_hud_option(CLI::App& app, std::string& hud) {
-  return app.add_option("--hud", hud, "on | off: sim time, frame, render rate, frames skipped, probe position")
+  return app.add_option("--hud", hud, "overlay of sim time, frame, render rate, frames skipped, probe position")
       ->check(CLI::IsMember({"on", "off"}));
 }
 
 inline CLI::Option* add_probe_marks_option(CLI::App& app, std::string& marks) {
   return app
       .add_option("--probe-marks", marks,
-                  "compared | all: orange dots on the probes compared (without a run, the scene's default "
-                  "probes), or on every probe of the scene (key p switches; default compared)")
+                  "orange dots on the probes compared (without a run, the scene's default probes) or on every "
+                  "probe of the scene; key p switches")
       ->check(CLI::IsMember({"compared", "all"}));
 }
 
 inline CLI::Option* add_inset_option(CLI::App& app, std::string& inset) {
-  return app.add_option("--inset", inset, "on | off: with the follow camera, a top view of the robot's whole path in a corner")
+  return app.add_option("--inset", inset, "with the follow camera, a top view of the robot's whole path in a corner")
       ->check(CLI::IsMember({"on", "off"}));
 }
 
@@ -88,7 +102,7 @@ template <class T>
 CLI::Option* add_speed_option(CLI::App& app, T& speed) {
   return app
       .add_option("--speed", speed,
-                  "window: sim seconds shown per wall second (keys + and - change it; 0 = as fast as frames come)")
+                  "window: sim seconds shown per wall second, 0 = as fast as frames come; keys + and - change it")
       ->check(util::finite_range(0, 64));
 }
 

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -18,10 +19,85 @@
 
 namespace cosim::util {
 
+/// The one help style of every cosim program. An option's value is named by what it is:
+/// NUMBER for any number (also where the launcher keeps the text to pass on), the choices as
+/// `a|b|c`, else the name the option gives (PATH, DIR, WxH, TEXT). Its description then ends
+/// with what the checks and the default say, one way for all: "(in [0.01, 10000]; default 20)".
+/// Units are in the descriptions ("[s]").
+class HelpFormatter : public CLI::Formatter {
+ public:
+  HelpFormatter() { column_width(32); }
+
+  // "--hold,--no-hold", without CLI11's "{false}" after the negated name.
+  std::string make_option_name(const CLI::Option* opt, bool is_positional) const override {
+    std::string name = CLI::Formatter::make_option_name(opt, is_positional);
+    for (std::size_t open = name.find('{'); open != std::string::npos; open = name.find('{', open)) {
+      name.erase(open, name.find('}', open) - open + 1);
+    }
+    return name;
+  }
+
+  std::string make_option_opts(const CLI::Option* opt) const override {
+    if (!opt->get_option_text().empty()) return " " + opt->get_option_text();
+    if (opt->get_type_size() == 0) return "";  // a flag
+    std::string out = " " + value_name(*opt);
+    if (opt->get_expected_max() == CLI::detail::expected_max_vector_size) out += " ...";
+    if (opt->get_required()) out += " REQUIRED";
+    return out;
+  }
+
+  std::string make_option_desc(const CLI::Option* opt) const override {
+    std::vector<std::string> facts;
+    for (const std::string& check : checks(*opt)) {
+      if (check.front() == '[') facts.push_back("in " + check);
+      if (check == "NONNEGATIVE") facts.emplace_back(">= 0");
+      if (check == "POSITIVE") facts.emplace_back("> 0");
+    }
+    if (opt->get_type_size() != 0 && !opt->get_default_str().empty()) facts.push_back("default " + opt->get_default_str());
+    std::string desc = opt->get_description();
+    if (facts.empty()) return desc;
+    // A description ending in parentheses gets the facts inside them: "(see X; default Y)".
+    const bool inside = !desc.empty() && desc.back() == ')';
+    desc = inside ? desc.substr(0, desc.size() - 1) + "; " : desc + " (";
+    for (std::size_t i = 0; i < facts.size(); ++i) desc += (i == 0 ? "" : "; ") + facts[i];
+    return desc + ")";
+  }
+
+ private:
+  // The validators' descriptions CLI11 appends to the type name: "TEXT:[0, 64]:{a,b}".
+  static std::vector<std::string> checks(const CLI::Option& opt) {
+    std::vector<std::string> out;
+    const std::string full = opt.get_type_name();
+    for (std::size_t at = full.find(':'); at != std::string::npos;) {
+      const std::size_t next = full.find(':', at + 1);
+      out.push_back(full.substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1));
+      at = next;
+    }
+    std::erase_if(out, [](const std::string& check) { return check.empty(); });
+    return out;
+  }
+
+  static std::string value_name(const CLI::Option& opt) {
+    const std::string full = opt.get_type_name();
+    const std::string type = full.substr(0, full.find(':'));
+    bool numeric = type == "FLOAT" || type == "INT" || type == "UINT" || type == "NUMBER";
+    for (const std::string& check : checks(opt)) {
+      if (check.front() == '{' && check.back() == '}') {
+        std::string choices = check.substr(1, check.size() - 2);
+        std::replace(choices.begin(), choices.end(), ',', '|');
+        return choices;
+      }
+      numeric = numeric || check.front() == '[' || check == "NONNEGATIVE" || check == "POSITIVE";
+    }
+    return numeric ? "NUMBER" : type;
+  }
+};
+
 /// Parses argv the way every cosim executable does. Returns -1 to go on, or the exit code to
 /// stop with now: 0 after --help/--version, 2 after one "program: error: ..." line for bad usage.
 /// `args` are UTF-8, the program's name first (platform::utf8_arguments).
 inline int parse_command_line(CLI::App& app, std::vector<std::string> args) {
+  app.formatter(std::make_shared<HelpFormatter>());
   try {
     if (!args.empty()) args.erase(args.begin());
     std::reverse(args.begin(), args.end());  // CLI11 takes them last first
@@ -47,8 +123,10 @@ inline int parse_command_line(CLI::App& app, int argc, char** argv) {
 /// (binding a std::filesystem::path directly would read it in the ANSI code page on Windows).
 inline CLI::Option* add_path_option(CLI::App& app, const std::string& name, std::filesystem::path& target,
                                     const std::string& description) {
-  return app.add_option_function<std::string>(
-      name, [&target](const std::string& text) { target = platform::path_from_utf8(text); }, description);
+  return app
+      .add_option_function<std::string>(
+          name, [&target](const std::string& text) { target = platform::path_from_utf8(text); }, description)
+      ->type_name("PATH");
 }
 
 /// A repeatable option of folders, each value also a list separated like PATH (':', ';' on
