@@ -15,6 +15,7 @@
 #include "cosim/protocol/program_options.hpp"
 #include "cosim/scene/scene_locator.hpp"
 #include "cosim/util/cli.hpp"
+#include "cosim/util/text.hpp"
 #include "cosim/util/errors.hpp"
 #include "launch.hpp"
 
@@ -68,7 +69,9 @@ int main(int argc, char** argv) {
       ->type_name("WxH")
       ->group(viewer)
       ->default_str(cosim::protocol::kDefaultSize);
-  cosim::protocol::add_speed_option(app, speed)->group(viewer)->default_str(cosim::protocol::kDefaultSpeedText);
+  cosim::protocol::add_speed_option(app, speed)
+      ->group(viewer)
+      ->default_str(cosim::util::format("%g", cosim::protocol::kDefaultSpeed));
   cosim::protocol::add_inset_option(app, inset)->group(viewer)->default_str(cosim::protocol::kDefaultInset);
   cosim::protocol::add_hud_option(app, hud)->group(viewer)->default_str(cosim::protocol::kDefaultHud);
   cosim::protocol::add_probe_marks_option(app, probe_marks)

@@ -59,7 +59,6 @@ inline constexpr const char* kDefaultHud = "on";
 inline constexpr const char* kDefaultInset = "on";
 inline constexpr const char* kDefaultProbeMarks = "compared";
 inline constexpr double kDefaultSpeed = 1;
-inline constexpr const char* kDefaultSpeedText = "1";
 inline constexpr std::size_t kDefaultTriangleBudget = 200000;
 
 /// --camera auto | robot | follow | overview.
