@@ -162,8 +162,10 @@ Axis linear_axis(const Bounds& b, AxisRoom room, double min_half_span, const std
     const double wide_hi = std::ceil(hi / tics.step - 1e-9) * tics.step;
     const Tics wide = fit_tics(wide_lo, wide_hi, room, integer_tics, tics.step);
     if (wide.step == tics.step) {
-      axis.lo = wide_lo;
-      axis.hi = wide_hi;
+      // A value a hair outside the whole steps (-1e-19 under 0) stays inside the range:
+      // gnuplot drops a line whose ends are both outside it.
+      axis.lo = std::min(wide_lo, lo);
+      axis.hi = std::max(wide_hi, hi);
       axis.tic_step = wide.step;
       axis.format = wide.format;
       return axis;

@@ -2,6 +2,7 @@
 #include "cosim/mjcf/mjcf.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -89,6 +90,11 @@ std::string explain_load_error(const fs::path& model_file, std::string_view erro
     if (m[2] == "0") where = locate(model_file, m[1], "", true);
   }
   if (!where.empty()) text += " (in " + where + ")";
+  if (e.find("mass and inertia of moving bodies must be larger than mjMINVAL") != std::string::npos) {
+    text += "; a body on a joint that moves needs mass and inertia > 0: in a URDF an <inertial> with <mass> and "
+            "<inertia> on the link (MuJoCo weighs a URDF link by its <inertial> alone), in MJCF an <inertial> or "
+            "geoms with mass";
+  }
   if (schema) {
     text += "; cosim uses MuJoCo " + std::string(mj_versionString()) +
             " (Debian's libmujoco): a name it does not know may be from a newer MuJoCo release "
@@ -112,7 +118,11 @@ std::string one_line(std::string_view text) {
 
 void ModelDeleter::operator()(mjModel* m) const noexcept { mj_deleteModel(m); }
 
-ModelPtr load_model(const fs::path& file) {
+ModelPtr load_model(const fs::path& file, const LoadOptions& options) {
+  std::string extension = file.extension().string();
+  std::transform(extension.begin(), extension.end(), extension.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (extension == ".urdf") return load_model_text(file, urdf_for_mujoco(file, options));
   const std::string name = file.string();
   std::error_code ec;
   const auto size = fs::file_size(file, ec);

@@ -30,6 +30,7 @@
 #include <urdf_parser/urdf_parser.h>
 
 #include "cosim/scene/scene_builder.hpp"
+#include "cosim/util/package_path.hpp"
 #include "cosim/util/text.hpp"
 #include "path_util.hpp"
 #include "readers.hpp"
@@ -116,7 +117,7 @@ class UrdfReader {
  private:
   using ElementMap = std::map<std::string, pugi::xml_node, std::less<>>;
 
-  void add_package_path(std::span<const fs::path> given);
+  static util::PackagePath package_path(std::span<const fs::path> given);
   void refuse_markup_read_differently() const;
   void index_elements();
   string_view written(pugi::xml_node el, pugi::xml_attribute attr) const;
@@ -141,7 +142,6 @@ class UrdfReader {
   void add_visuals(const urdf::Link& link, int frame);
   Shape shape_of(const urdf::Geometry& geometry, pugi::xml_node visual, const std::string& link) const;
   fs::path resolve_mesh(const std::string& uri, pugi::xml_node el, const std::string& link) const;
-  std::optional<fs::path> find_package(string_view package) const;
   RenderSpec color_of(pugi::xml_node visual, const std::string& link) const;
   void add_side_probes();
 
@@ -154,9 +154,9 @@ class UrdfReader {
 
   fs::path file_;    // canonical
   fs::path folder_;  // the URDF's folder: the scene root
-  std::vector<fs::path> packages_;  // canonical package-path folders, in search order
   std::string text_;                // what urdfdom parses
   XmlFile xml_;                     // the same text, for lines
+  util::PackagePath packages_;      // where package:// meshes are
   std::string robot_;
   ElementMap links_, joints_, materials_;
   std::map<std::string, int, std::less<>> joint_position_;  // document order of the joints
@@ -168,32 +168,18 @@ UrdfReader::UrdfReader(fs::path file, const LoadOptions& options)
     : file_(std::move(file)),
       folder_(file_.parent_path()),
       text_(read_scene_file(file_)),
-      xml_(file_, text_) {
+      xml_(file_, text_),
+      packages_(package_path(options.package_path)) {
   builder_.set_root(folder_);
-  add_package_path(options.package_path);
+  for (const fs::path& folder : packages_.folders()) builder_.add_mesh_folder(folder);  // meshes may lie in them too
 }
 
-// The folders given (each must exist), then those of $COSIM_PACKAGE_PATH (':'-separated;
-// those that do not exist are skipped, like PATH's), canonical: meshes may lie in them too.
-void UrdfReader::add_package_path(std::span<const fs::path> given) {
-  std::vector<std::pair<fs::path, bool>> folders;  // (folder, given explicitly)
-  for (const fs::path& p : given) folders.emplace_back(p, true);
-  if (const char* env = std::getenv("COSIM_PACKAGE_PATH"); env != nullptr) {
-    for (string_view rest = env; !rest.empty();) {
-      const std::size_t colon = std::min(rest.find(':'), rest.size());
-      if (colon > 0) folders.emplace_back(fs::path(rest.substr(0, colon)), false);
-      rest.remove_prefix(std::min(colon + 1, rest.size()));
-    }
-  }
-  for (const auto& [folder, given] : folders) {
-    std::error_code ec;
-    fs::path canonical = fs::canonical(folder, ec);
-    if (ec || !fs::is_directory(canonical, ec)) {
-      if (given) throw SceneError({folder, 0}, "package path folder does not exist");
-      continue;
-    }
-    builder_.add_mesh_folder(canonical);
-    packages_.push_back(std::move(canonical));
+// The folders given (each must exist), then those of $COSIM_PACKAGE_PATH.
+util::PackagePath UrdfReader::package_path(std::span<const fs::path> given) {
+  try {
+    return util::PackagePath(given);
+  } catch (const util::PackagePathError& e) {
+    throw SceneError({e.folder(), 0}, e.message());
   }
 }
 
@@ -620,70 +606,14 @@ Shape UrdfReader::shape_of(const urdf::Geometry& geometry, pugi::xml_node visual
   return Part{resolve_mesh(mesh->filename, mesh_el, link), scale, known->format};
 }
 
-// package://PACKAGE/PATH (PACKAGE found in the package path), file:///abs/path, or a path
-// relative to the URDF's folder; after ".." and symlinks it must lie in the URDF's folder
-// or a package-path folder, and be a regular file.
+// package://, file:// or a plain path (util::PackagePath::resolve_mesh).
 fs::path UrdfReader::resolve_mesh(const std::string& uri, pugi::xml_node el,
                                   const std::string& link) const {
-  const std::string what = "link " + in_quotes(link);
-  constexpr string_view kPackage = "package://", kFile = "file://";
-  fs::path full;
-  if (uri.starts_with(kPackage)) {
-    const string_view rest = string_view(uri).substr(kPackage.size());
-    const std::size_t slash = rest.find('/');
-    if (slash == 0 || slash == string_view::npos || slash + 1 == rest.size()) {
-      fail(el, what, "bad mesh path " + in_quotes(uri) + ": expected package://PACKAGE/PATH");
-    }
-    const string_view package = rest.substr(0, slash);
-    const std::optional<fs::path> folder = find_package(package);
-    if (!folder) {
-      std::string searched;
-      for (const fs::path& p : packages_) searched += (searched.empty() ? "" : ", ") + p.string();
-      if (searched.empty()) {
-        searched = "the package path is empty: give --package-path or set COSIM_PACKAGE_PATH";
-      } else {
-        searched = "searched " + searched;
-      }
-      fail(el, what, "package " + in_quotes(package) + " of mesh " + in_quotes(uri) +
-                         " is in no package-path folder (" + searched + ")");
-    }
-    full = *folder / fs::path(rest.substr(slash + 1));
-  } else if (uri.starts_with(kFile)) {
-    full = fs::path(uri.substr(kFile.size()));
-    if (!full.is_absolute()) {
-      fail(el, what, "mesh path " + in_quotes(uri) + ": a file:// path must be absolute");
-    }
-  } else if (uri.find("://") != std::string::npos) {
-    fail(el, what,
-         "mesh path " + in_quotes(uri) + ": only package://, file:// and plain paths are read");
-  } else {
-    full = folder_ / fs::path(uri);  // an absolute path replaces the folder
+  try {
+    return packages_.resolve_mesh(uri, folder_);
+  } catch (const util::PackagePathError& e) {
+    fail(el, "link " + in_quotes(link), e.message());
   }
-
-  std::error_code ec;
-  const fs::path resolved = fs::weakly_canonical(full, ec);
-  if (ec) fail(el, what, "cannot resolve mesh path " + in_quotes(uri) + ": " + ec.message());
-  const bool allowed = is_inside(folder_, resolved) ||
-                       std::any_of(packages_.begin(), packages_.end(),
-                                   [&](const fs::path& p) { return is_inside(p, resolved); });
-  if (!allowed) {
-    fail(el, what, "mesh path " + in_quotes(uri) + " resolves to " + resolved.string() +
-                       ", outside the URDF's folder " + folder_.string() +
-                       (packages_.empty() ? "" : " and the package-path folders"));
-  }
-  if (!fs::exists(resolved, ec)) fail(el, what, "mesh file not found: " + resolved.string());
-  if (!fs::is_regular_file(resolved, ec)) {
-    fail(el, what, "mesh path is not a regular file: " + resolved.string());
-  }
-  return resolved;
-}
-
-std::optional<fs::path> UrdfReader::find_package(string_view package) const {
-  for (const fs::path& folder : packages_) {
-    std::error_code ec;
-    if (fs::is_directory(folder / fs::path(package), ec)) return folder / fs::path(package);
-  }
-  return std::nullopt;
 }
 
 // A visual's colour: the top-level <material> its <material name> refers to, else its own

@@ -181,6 +181,7 @@ void DynamicsRun::prepare() {
   }
   params_ = std::make_unique<Params>(Params::resolve(entry->name, entry->param_specs(),
                                                      params_file ? &*params_file : nullptr, options_.param_overrides));
+  params_->set_package_path(options_.package_path);  // a URDF model's meshes, as the scene's
   backend_ = entry->make(*params_, 0.0);
   notes_.push_back("backend " + backend_->name() + " (model " + backend_->model_name() +
                    (backend_->model_file().empty() ? "" : " from " + backend_->model_file()) + "), " +

@@ -109,6 +109,15 @@ TEST(PlotAxes, AVaryingSeriesKeepsItsValuesAndSaysNothing) {
   EXPECT_NEAR(std::remainder(y.hi, y.tic_step), 0.0, 1e-9 * y.tic_step);
 }
 
+TEST(PlotAxes, AValueAHairBelowAWholeStepStaysInRange) {
+  // A robot driving along y = 0 with MuJoCo's y at -1.4e-19: within the rounding slack of the
+  // tic 0, but gnuplot drops a line whose ends are both outside the range (a gap in the path).
+  const Axis y = linear_axis(bounds_of({-1.4e-19, -3.8e-19, 0.41}), {300, false}, 1e-3, "m");
+  EXPECT_LE(y.lo, -3.8e-19);
+  EXPECT_GE(y.hi, 0.41);
+  EXPECT_EQ(std::stod(labels_of(y).front()), 0.0) << "the labels stay on whole steps";
+}
+
 TEST(PlotAxes, TicLabelsNeverOverlapWhateverTheWidth) {
   // Round trips up to 23456 µs on axes from 40 px (a squeezed panel) to 2000 px wide: the
   // labels, 9 px a character, never touch, and there are never more than kMaxTicLabels.

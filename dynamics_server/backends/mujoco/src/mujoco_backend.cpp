@@ -82,12 +82,12 @@ std::string time_text(double t_s) {
   return text;
 }
 
-LoadedMujocoModel load_model(const fs::path& file) {
+LoadedMujocoModel load_model(const fs::path& file, const std::vector<fs::path>& package_path) {
   install_mujoco_handlers();
   LoadedMujocoModel loaded;
   loaded.file = file.string();
   try {
-    loaded.model = mjcf::load_model(file);
+    loaded.model = mjcf::load_model(file, {.package_path = package_path});
   } catch (const mjcf::ModelError& e) {
     throw ParamError(e.what());
   }
@@ -163,14 +163,15 @@ std::unique_ptr<Backend> make_mujoco_backend(const Params& params, double t0_s) 
   const fs::path reference = params.get_text("trajectory").empty()
                                  ? fs::path()
                                  : params.input_file("trajectory", "reference CSV", &scene::input_file_candidates);
-  return std::make_unique<MujocoBackend>(model, reference, t0_s);
+  return std::make_unique<MujocoBackend>(model, reference, t0_s, params.package_path());
 }
 
 void MujocoBackend::ModelDeleter::operator()(mjModel_* m) const { mj_deleteModel(m); }
 void MujocoBackend::DataDeleter::operator()(mjData_* d) const { mj_deleteData(d); }
 
-MujocoBackend::MujocoBackend(const fs::path& model_file, const fs::path& reference_file, double t0_s)
-    : MujocoBackend(load_model(model_file), reference_file, t0_s) {}
+MujocoBackend::MujocoBackend(const fs::path& model_file, const fs::path& reference_file, double t0_s,
+                             const std::vector<fs::path>& package_path)
+    : MujocoBackend(load_model(model_file, package_path), reference_file, t0_s) {}
 
 MujocoBackend::MujocoBackend(LoadedMujocoModel&& loaded, const fs::path& reference_file, double t0_s)
     : Backend("mujoco", loaded.joints.model_name, loaded.joints.scene_names,

@@ -39,9 +39,39 @@ using ModelPtr = std::unique_ptr<mjModel_, ModelDeleter>;
 /// Largest MJCF or URDF file read [bytes], checked before MuJoCo reads it.
 inline constexpr std::uintmax_t kMaxModelFileBytes = 16u << 20;
 
-/// Loads `file` with MuJoCo's mj_loadXML. Throws ModelError "FILE: MuJoCo cannot load it:
-/// ..." (explain_load_error's text) or naming a file that is missing or too large.
-ModelPtr load_model(const std::filesystem::path& file);
+/// How a model file is read.
+struct LoadOptions {
+  /// A URDF's package:// folders, before $COSIM_PACKAGE_PATH (util::PackagePath).
+  std::vector<std::filesystem::path> package_path;
+};
+
+/// Loads `file` with MuJoCo's mj_loadXML. A `.urdf` file (any case) is first read as
+/// urdf_for_mujoco says, so its meshes are the ones the URDF scene reader draws. Throws
+/// ModelError "FILE: MuJoCo cannot load it: ..." (explain_load_error's text) or naming a file
+/// that is missing or too large, a mesh path that does not resolve ("FILE:LINE: link 'L':
+/// ..."), or a package-path folder that does not exist.
+ModelPtr load_model(const std::filesystem::path& file, const LoadOptions& options = {});
+
+/// What MuJoCo's URDF importer is told besides the mesh paths (<mujoco><compiler> in the URDF).
+struct UrdfImport {
+  bool keep_visuals = false;   ///< discardvisual="false": visual geoms too (MuJoCo: group 1, no contacts)
+  bool keep_fixed_links = false;  ///< fusestatic="false": a link on a fixed joint stays a body of its own
+};
+
+/// The text of URDF `file` as MuJoCo 2.2.2 is given it: each <mesh filename> resolved as the
+/// URDF scene reader resolves it (package://, file://, relative; docs/scenes.md) and written
+/// absolute, and <mujoco><compiler strippath="false"> (MuJoCo would strip the folders), plus
+/// `import`'s settings; the URDF's own <mujoco><compiler> settings are kept otherwise. Throws
+/// ModelError "FILE:LINE: ..." for a mesh path that does not resolve, a floating joint with
+/// an <origin> (MuJoCo's free joint is the world pose, the scene's floating joint is relative
+/// to its origin: they would disagree) or malformed XML.
+std::string urdf_for_mujoco(const std::filesystem::path& file, const LoadOptions& options,
+                            const UrdfImport& import = {});
+
+/// Loads model text `text` as if it were `file` (MuJoCo reads it from a virtual file system;
+/// files it refers to are read from disk relative to `file`'s folder). Throws ModelError as
+/// load_model does.
+ModelPtr load_model_text(const std::filesystem::path& file, const std::string& text);
 
 /// `error` (MuJoCo's text, on one line) with, where they apply, " (in FILE:LINE)" for an
 /// element of an included file (MuJoCo 2.2 says "line 0" there) and a hint naming this

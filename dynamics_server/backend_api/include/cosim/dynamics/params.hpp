@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "cosim/util/errors.hpp"
@@ -82,6 +83,11 @@ class Params {
   using Candidates = std::vector<std::filesystem::path> (*)(const std::filesystem::path& given, bool shipped);
   std::filesystem::path input_file(std::string_view key, std::string_view what, Candidates candidates) const;
 
+  /// Folders where a URDF model's package:// meshes are (cosim-dynamics --package-path), for
+  /// the backends that read URDF files; $COSIM_PACKAGE_PATH comes after them.
+  const std::vector<std::filesystem::path>& package_path() const { return package_path_; }
+  void set_package_path(std::vector<std::filesystem::path> folders) { package_path_ = std::move(folders); }
+
   /// One resolved value and where it came from.
   struct Entry {
     std::string key;
@@ -98,6 +104,7 @@ class Params {
   const Entry& entry(std::string_view key) const;
 
   std::vector<Entry> entries_;
+  std::vector<std::filesystem::path> package_path_;
 };
 
 /// Largest parameter file accepted [bytes]: checked before reading (STYLE 7).

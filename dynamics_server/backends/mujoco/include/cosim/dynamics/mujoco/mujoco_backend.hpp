@@ -49,9 +49,11 @@ struct LoadedMujocoModel;
 /// linearly between the last two states (exactly the last state when t falls on a step).
 class MujocoBackend final : public Backend {
  public:
-  /// Loads `model_file` (absolute or relative to the current folder). `reference_file` empty:
-  /// no reference, ctrl stays 0. Throws ParamError as make_mujoco_backend does.
-  MujocoBackend(const std::filesystem::path& model_file, const std::filesystem::path& reference_file, double t0_s);
+  /// Loads `model_file` (absolute or relative to the current folder; a URDF's package:// meshes
+  /// in `package_path`, then $COSIM_PACKAGE_PATH). `reference_file` empty: no reference, ctrl
+  /// stays 0. Throws ParamError as make_mujoco_backend does.
+  MujocoBackend(const std::filesystem::path& model_file, const std::filesystem::path& reference_file, double t0_s,
+                const std::vector<std::filesystem::path>& package_path = {});
   ~MujocoBackend() override;
 
   /// The model's timestep [s] (MuJoCo's m->opt.timestep).
