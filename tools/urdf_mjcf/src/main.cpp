@@ -77,7 +77,7 @@ int main(int argc, char** argv) {
   app.add_option("--timestep", timestep_s, "MuJoCo's step [s] (default: MuJoCo's 0.002)");
   app.footer("Examples:\n"
              "  cosim-urdf-mjcf examples/diffbot/diffbot_description/urdf/diffbot.urdf --package-path examples/diffbot \\\n"
-             "      --floating-base --floor --velocity left_wheel=2 --velocity right_wheel=2 -o diffbot.xml\n"
+             "      --floating-base --floor --velocity left_wheel=0.2 --velocity right_wheel=0.2 --timestep 0.001 -o diffbot.xml\n"
              "  cosim --backend mujoco --param model=diffbot.xml --param trajectory=examples/diffbot/drive.csv\n"
              "A reference CSV names the servos' joints (t_s,left_wheel,right_wheel): positions [rad or m] or "
              "velocities [rad/s or m/s].\n"
