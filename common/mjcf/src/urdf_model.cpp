@@ -35,6 +35,14 @@ bool all_zero(const char* values) {
   return true;
 }
 
+// The mesh formats MuJoCo 2.2.2 reads, by file name (any case).
+bool mujoco_reads_mesh(std::string_view filename) {
+  std::string extension = fs::path(filename).extension().string();
+  std::transform(extension.begin(), extension.end(), extension.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return extension == ".stl" || extension == ".obj" || extension == ".msh";
+}
+
 std::string read_text(const fs::path& file) {
   std::error_code ec;
   const auto size = fs::file_size(file, ec);
@@ -70,6 +78,21 @@ std::string urdf_for_mujoco(const fs::path& file, const LoadOptions& options, co
     }
   }();
   for (pugi::xml_node link : robot.children("link")) {
+    if (import.keep_visuals) {
+      std::vector<pugi::xml_node> unreadable;
+      for (pugi::xml_node visual : link.children("visual")) {
+        const char* filename = visual.child("geometry").child("mesh").attribute("filename").value();
+        if (*filename != '\0' && !mujoco_reads_mesh(filename)) unreadable.push_back(visual);
+      }
+      for (pugi::xml_node visual : unreadable) {
+        if (import.notes != nullptr) {
+          import.notes->push_back(where(file, text, visual.offset_debug()) + ": link '" + link.attribute("name").value() +
+                                  "': visual mesh '" + visual.child("geometry").child("mesh").attribute("filename").value() +
+                                  "' left out: MuJoCo " + mj_versionString() + " reads STL, OBJ and MSH meshes only");
+        }
+        link.remove_child(visual);
+      }
+    }
     for (const char* kind : {"visual", "collision"}) {
       for (pugi::xml_node part : link.children(kind)) {
         const pugi::xml_node mesh = part.child("geometry").child("mesh");

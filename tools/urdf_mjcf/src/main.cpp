@@ -93,7 +93,9 @@ int main(int argc, char** argv) {
       o.servos.push_back(cosim::urdf_mjcf::parse_servo(s, cosim::urdf_mjcf::Servo::Kind::velocity));
     }
     if (!out_file.empty()) o.output_folder = fs::absolute(out_file).parent_path();
-    const std::string text = cosim::urdf_mjcf::urdf_to_mjcf(urdf_file, o);
+    std::vector<std::string> notes;
+    const std::string text = cosim::urdf_mjcf::urdf_to_mjcf(urdf_file, o, &notes);
+    for (const std::string& note : notes) std::fprintf(stderr, "cosim-urdf-mjcf: note: %s\n", note.c_str());
     if (out_file.empty()) {
       std::fwrite(text.data(), 1, text.size(), stdout);
       return kExitOk;

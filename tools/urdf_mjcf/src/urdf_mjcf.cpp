@@ -9,7 +9,7 @@
 #include <string_view>
 #include <system_error>
 
-#include <unistd.h>
+#include <stdlib.h>  // mkdtemp
 
 #include <mujoco/mujoco.h>
 #include <pugixml.hpp>
@@ -88,11 +88,15 @@ double positive_number(std::string_view text, const std::string& what, bool zero
   return v;
 }
 
-// MuJoCo writes the model it compiled last as MJCF to a file only: a private temporary one.
+// MuJoCo writes the model it compiled last as MJCF to a file only: one in a private
+// temporary folder (mkdtemp: mode 0700, a name nobody could have prepared), removed after.
 std::string saved_mjcf(const mjModel* m) {
-  static int count = 0;
-  const fs::path file = fs::temp_directory_path() /
-                        ("cosim-urdf-mjcf-" + std::to_string(::getpid()) + "-" + std::to_string(++count) + ".xml");
+  std::string folder_template = (fs::temp_directory_path() / "cosim-urdf-mjcf-XXXXXX").string();
+  if (::mkdtemp(folder_template.data()) == nullptr) {
+    throw ConvertError("cannot make a temporary folder in " + fs::temp_directory_path().string());
+  }
+  const fs::path folder = folder_template;
+  const fs::path file = folder / "model.xml";
   char error[1000] = "";
   const int ok = mj_saveLastXML(file.string().c_str(), m, error, sizeof error);
   std::ifstream in(file, std::ios::binary);
@@ -100,7 +104,7 @@ std::string saved_mjcf(const mjModel* m) {
   text << in.rdbuf();
   in.close();
   std::error_code ec;
-  fs::remove(file, ec);
+  fs::remove_all(folder, ec);
   if (!ok || text.str().empty()) throw ConvertError("MuJoCo cannot write the model as MJCF: " + std::string(error));
   return text.str();
 }
@@ -141,7 +145,7 @@ Servo parse_servo(const std::string& text, Servo::Kind kind) {
   return servo;
 }
 
-std::string urdf_to_mjcf(const fs::path& urdf_file, const Options& options) {
+std::string urdf_to_mjcf(const fs::path& urdf_file, const Options& options, std::vector<std::string>* notes) {
   if (options.timestep_s && !(*options.timestep_s > 0.0 && std::isfinite(*options.timestep_s))) {
     throw ConvertError("--timestep must be a number > 0");
   }
@@ -149,7 +153,7 @@ std::string urdf_to_mjcf(const fs::path& urdf_file, const Options& options) {
     if (!std::isfinite(v)) throw ConvertError("--base-xyz must be three finite numbers");
   }
   const std::string urdf = mjcf::urdf_for_mujoco(urdf_file, {.package_path = options.package_path},
-                                                 {.keep_visuals = true, .keep_fixed_links = true});
+                                                 {.keep_visuals = true, .keep_fixed_links = true, .notes = notes});
   const mjcf::ModelPtr model = mjcf::load_model_text(urdf_file, urdf);
   const std::string saved = saved_mjcf(model.get());
 

@@ -168,6 +168,35 @@ TEST_F(UrdfMjcfScratch, TurnedFramesKeepFullPrecision) {
   mj_deleteData(d);
 }
 
+// Downloaded robots often draw COLLADA meshes, which MuJoCo 2.2.2 cannot read: such a visual
+// is left out with a note naming it, and the rest converts.
+TEST_F(UrdfMjcfScratch, AVisualMeshMujocoCannotReadIsLeftOutWithANote) {
+  write("meshes/arm.dae", "<COLLADA/>\n");  // never opened: its extension decides
+  const fs::path urdf = write("dae.urdf", R"(<robot name="dae">
+  <link name="base"/>
+  <link name="arm"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
+    <visual><geometry><mesh filename="meshes/arm.dae"/></geometry></visual>
+    <visual><geometry><box size="0.3 0.05 0.05"/></geometry></visual>
+    <collision><geometry><box size="0.3 0.05 0.05"/></geometry></collision></link>
+  <joint name="turn" type="continuous"><parent link="base"/><child link="arm"/><axis xyz="0 0 1"/></joint>
+</robot>
+)");
+  std::vector<std::string> notes;
+  const std::string text = urdf_to_mjcf(urdf, {.output_folder = dir_}, &notes);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0], (dir_ / "dae.urdf").string() + ":4: link 'arm': visual mesh 'meshes/arm.dae' left out: MuJoCo " +
+                          mj_versionString() + " reads STL, OBJ and MSH meshes only");
+  const mjcf::ModelPtr model = mjcf::load_model_text(dir_ / "dae.xml", text);
+  EXPECT_EQ(model->nmesh, 0);
+  int drawn = 0, colliding = 0;
+  for (int g = 0; g < model->ngeom; ++g) {
+    drawn += model->geom_group[g] == 1 ? 1 : 0;
+    colliding += model->geom_group[g] == 3 ? 1 : 0;
+  }
+  EXPECT_EQ(drawn, 1) << "the box visual";
+  EXPECT_EQ(colliding, 1) << "the collision box";
+}
+
 TEST(UrdfMjcf, DrivenByItsWheelServosItGoesWhereItsWheelsSay) {
   // examples/diffbot/drive.csv: straight, an arc, a turn on the spot (9 s). Odometry from the
   // wheel angles (radius r, track b): ds = r·(dθl + dθr)/2, dψ = r·(dθr − dθl)/b, integrated

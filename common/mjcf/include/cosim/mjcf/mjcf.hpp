@@ -54,8 +54,12 @@ ModelPtr load_model(const std::filesystem::path& file, const LoadOptions& option
 
 /// What MuJoCo's URDF importer is told besides the mesh paths (<mujoco><compiler> in the URDF).
 struct UrdfImport {
-  bool keep_visuals = false;   ///< discardvisual="false": visual geoms too (MuJoCo: group 1, no contacts)
+  /// discardvisual="false": visual geoms too (MuJoCo: group 1, no contacts). A visual whose
+  /// mesh MuJoCo 2.2.2 cannot read (not .stl, .obj or .msh: COLLADA, PLY) is left out and
+  /// named in `notes`.
+  bool keep_visuals = false;
   bool keep_fixed_links = false;  ///< fusestatic="false": a link on a fixed joint stays a body of its own
+  std::vector<std::string>* notes = nullptr;  ///< where to say what was left out (may be null)
 };
 
 /// The text of URDF `file` as MuJoCo 2.2.2 is given it: each <mesh filename> resolved as the

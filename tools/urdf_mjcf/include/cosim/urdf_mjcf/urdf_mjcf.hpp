@@ -47,7 +47,9 @@ inline constexpr const char* kFloatingBaseJoint = "floating_base";
 
 /// The MJCF text. Visual geoms are drawn (group 1, no contacts), collision geoms collide and
 /// are not drawn (group 3); every link stays a body (fusestatic off), so each has its probe.
-/// Throws ConvertError, or mjcf::ModelError for what MuJoCo refuses.
-std::string urdf_to_mjcf(const std::filesystem::path& urdf_file, const Options& options);
+/// A visual mesh MuJoCo cannot read (COLLADA, PLY) is left out and said in `notes` (may be
+/// null). Throws ConvertError, or mjcf::ModelError for what MuJoCo refuses.
+std::string urdf_to_mjcf(const std::filesystem::path& urdf_file, const Options& options,
+                         std::vector<std::string>* notes = nullptr);
 
 }  // namespace cosim::urdf_mjcf
