@@ -1,0 +1,57 @@
+#pragma once
+/// @file
+/// A study of many runs (docs/sweeps.md): the sweep file, read strictly, and its expansion
+/// into points, each one cosim-dynamics run. Every point is checked against the backend's
+/// declared parameters before anything runs.
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "cosim/util/errors.hpp"
+
+namespace cosim::sweep {
+
+/// A parameter's value in a sweep: a number (in the parameter's unit) or a text (a path).
+using Value = std::variant<double, std::string>;
+
+/// The value as cosim-dynamics --param takes it: the shortest decimal that reads back as the
+/// number, or the text.
+std::string value_text(const Value& value);
+
+/// One run of a study.
+struct Point {
+  std::string id;       ///< "p0007": its index, zero-padded to the study's width; its folder's name
+  std::string backend;
+  std::map<std::string, Value> params;  ///< the swept and base parameters given (`--param`s)
+  int repetition = 0;   ///< 0 .. repetitions-1
+};
+
+/// The sweep file, as read.
+struct Spec {
+  std::filesystem::path file;  ///< where it was read (messages; relative paths are from its folder)
+  std::vector<std::string> backends;  ///< one, or the values of a backend axis
+  std::optional<std::filesystem::path> params_file;  ///< --params for every point, resolved
+  std::map<std::string, Value> params;  ///< base parameters, for every point
+  std::optional<double> duration_s, output_step_s;
+  std::vector<Point> points;  ///< expanded, in order (the first axis slowest)
+  std::vector<std::string> swept;  ///< the keys the axes and samples vary, in their order ("backend" first if swept)
+};
+
+/// Largest sweep file read [bytes] and most points expanded: a study this big is a mistake.
+inline constexpr std::uintmax_t kMaxSpecBytes = 1 << 20;
+inline constexpr std::size_t kMaxPoints = 1'000'000;
+
+/// Reads and expands a sweep file. Throws util::BadInputError with one line
+/// "FILE: KEY.PATH: what is wrong" (e.g. "study.json: axes[1].linspace: expected [from, to,
+/// count] with count >= 2"), or naming the point and the key for a value its backend refuses.
+Spec read_spec(const std::filesystem::path& file);
+
+/// The same from text (`file` names it in messages and anchors relative paths).
+Spec parse_spec(const std::string& json_text, const std::filesystem::path& file);
+
+}  // namespace cosim::sweep

@@ -1,0 +1,89 @@
+// cosim-sweep: runs a study of many cosim-dynamics runs described in a sweep file
+// (docs/sweeps.md) on this machine, a few at a time, and tabulates them.
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <thread>
+
+#include <CLI/CLI.hpp>
+
+#include "cosim/platform/console.hpp"
+#include "cosim/platform/paths.hpp"
+#include "cosim/sweep/run.hpp"
+#include "cosim/sweep/spec.hpp"
+#include "cosim/util/cli.hpp"
+#include "cosim/util/errors.hpp"
+#include "cosim/util/exit_codes.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+void on_interrupt() noexcept { cosim::sweep::request_stop(); }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"cosim-sweep: runs a study — many cosim-dynamics runs over a grid, zipped axes, random samples or "
+               "backends, described in a sweep file (docs/sweeps.md) — a few at a time on this machine; each point "
+               "in its own run folder, with points.csv and results.csv beside them",
+               "cosim-sweep"};
+  app.set_version_flag("--version", std::string("cosim-sweep ") + COSIM_SOFTWARE_VERSION);
+  fs::path spec_file, out_dir;
+  int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  int retries = 2;
+  bool resume = false, check = false;
+  cosim::util::add_path_option(app, "spec", spec_file, "the sweep file (JSON)")->required();
+  cosim::util::add_path_option(app, "-o,--out", out_dir, "the study's folder: DIR/<id>/ run folders, points.csv, results.csv")
+      ->required()
+      ->type_name("DIR");
+  app.add_option("-j,--jobs", jobs, "points run at once (default: the number of cores)")
+      ->check(CLI::Range(1, 1024))
+      ->type_name("NUMBER");
+  app.add_option("--retries", retries, "more attempts for a point whose run was killed or lost")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 100))
+      ->type_name("NUMBER");
+  app.add_flag("--resume", resume, "finish a study started in DIR: run only the points without a finished run");
+  app.add_flag("--check", check, "read and check the sweep file and print its points; run nothing");
+  app.footer("Examples:\n"
+             "  cosim-sweep examples/sweeps/robotino_gains.json -o runs/gains\n"
+             "  cosim-sweep examples/sweeps/robotino_gains.json -o runs/gains --resume    after a Ctrl-C\n"
+             "Exit status: 0 every point ran (a numerical failure is a result), 1 some point failed or was lost "
+             "(results.csv says which), 2 a bad sweep file or options, 130 interrupted (--resume finishes it).");
+  if (const int code = cosim::util::parse_command_line(app, argc, argv); code >= 0) return code;
+  try {
+    const cosim::sweep::Spec spec = cosim::sweep::read_spec(spec_file);
+    if (check) {
+      for (const auto& p : spec.points) {
+        std::string line = p.id + " " + p.backend;
+        for (const auto& [key, v] : p.params) line += " " + key + "=" + cosim::sweep::value_text(v);
+        std::printf("%s\n", line.c_str());
+      }
+      return cosim::util::kExitOk;
+    }
+    const fs::path self = cosim::platform::executable_path();
+    cosim::sweep::RunOptions o;
+    o.out_dir = out_dir;
+    o.dynamics_program = self.parent_path() / ("cosim-dynamics" + self.extension().string());
+    o.jobs = jobs;
+    o.retries = retries;
+    o.resume = resume;
+    o.progress = cosim::platform::stderr_is_terminal();
+    cosim::platform::install_interrupt_handler(&on_interrupt);
+    const auto end = cosim::sweep::run_sweep(spec, o);
+    std::printf("cosim-sweep: %zu points; results: %s\n", spec.points.size(),
+                cosim::platform::utf8(out_dir / "results.csv").c_str());
+    switch (end) {
+      case cosim::sweep::SweepEnd::complete: return cosim::util::kExitOk;
+      case cosim::sweep::SweepEnd::some_failed: return cosim::util::kExitInternal;
+      case cosim::sweep::SweepEnd::interrupted:
+        std::fprintf(stderr, "cosim-sweep: interrupted; --resume runs the points left\n");
+        return cosim::util::kExitInterrupted;
+    }
+  } catch (const cosim::util::CosimError& e) {
+    std::fprintf(stderr, "cosim-sweep: error: %s\n", e.what());
+    return e.exit_code();
+  }
+  return cosim::util::kExitInternal;
+}
