@@ -109,6 +109,20 @@ std::optional<run::RunSummary> finished_run(const fs::path& folder) {
   return std::nullopt;
 }
 
+// The last non-empty line of a log (at most its last 4 KiB), for the error column.
+std::string last_line(const fs::path& log) {
+  std::ifstream in(log, std::ios::binary | std::ios::ate);
+  if (!in) return {};
+  const std::streamoff size = in.tellg();
+  const std::streamoff from = std::max<std::streamoff>(0, size - 4096);
+  in.seekg(from);
+  std::string tail(static_cast<std::size_t>(size - from), '\0');
+  in.read(tail.data(), static_cast<std::streamsize>(tail.size()));
+  while (!tail.empty() && (tail.back() == '\n' || tail.back() == '\r')) tail.pop_back();
+  const std::size_t start = tail.find_last_of('\n');
+  return start == std::string::npos ? tail : tail.substr(start + 1);
+}
+
 int exit_code_of_status(const std::string& status) {
   if (status == "ok") return util::kExitOk;
   if (status == "numerical_failure") return util::kExitNumerical;
@@ -230,6 +244,13 @@ SweepEnd run_sweep(const Spec& spec, const RunOptions& options) {
         outcomes[p.id] = {true, *code, run->status, run->wall_s, it->attempt, run->error};
         ++done;
         if (run->status == "failed") ++failed;
+      } else if (*code == util::kExitBadInput || *code == util::kExitInternal || *code == util::kExitNumerical) {
+        // Refused before its run folder was written (e.g. a model file that is not there): a
+        // result like any other, not retried; the log's last line says why.
+        outcomes[p.id] = {true, *code, *code == util::kExitNumerical ? "numerical_failure" : "failed", wall_s,
+                          it->attempt, last_line(dir / "logs" / (p.id + ".log"))};
+        ++done;
+        if (*code != util::kExitNumerical) ++failed;
       } else if (!stopping && !g_stop.load() && it->attempt <= options.retries) {
         pending.push_back(&p);  // killed or lost (a signal, a cut run.json): once more
       } else if (!stopping && !g_stop.load()) {

@@ -342,8 +342,14 @@ Spec SpecReader::read() {
     std::vector<std::string> overrides;
     for (const auto& [key, v] : p.params) overrides.push_back(key + "=" + value_text(v));
     try {
-      (void)dynamics::Params::resolve(entry->name, entry->param_specs(),
-                                      spec.params_file ? &*spec.params_file : nullptr, overrides);
+      const auto params = dynamics::Params::resolve(entry->name, entry->param_specs(),
+                                                    spec.params_file ? &*spec.params_file : nullptr, overrides);
+      // A file a text parameter names must be there, found as cosim-dynamics finds it (as
+      // given from the current folder, then under the scenes root).
+      for (const auto& ps : entry->param_specs()) {
+        if (!ps.text_default || ps.unit != "path" || params.get_text(ps.key).empty()) continue;
+        (void)params.input_file(ps.key, "file", &scene::input_file_candidates);
+      }
     } catch (const dynamics::ParamError& e) {
       throw util::BadInputError(file_.string() + ": " + describe() + ": " + e.what());
     }

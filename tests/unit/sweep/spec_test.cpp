@@ -136,6 +136,10 @@ TEST(SweepSpec, EveryPointIsCheckedAgainstItsBackendBeforeAnythingRuns) {
   // A key one backend of the axis does not declare.
   EXPECT_THAT(error_of(R"({"axes": [{"backend": ["robotino", "mecanum4"]}], "params": {"pid_kp_V_s_per_rad": 5}})"),
               HasSubstr("study.json: point p0001 (backend mecanum4): "));
+  // A file a text parameter names, looked for as cosim-dynamics looks for it.
+  EXPECT_THAT(error_of(R"({"backend": "trajectory", "axes": [{"param": "trajectory", "values": ["/no/such.csv"]}]})"),
+              HasSubstr("study.json: point p0000 (backend trajectory, trajectory=/no/such.csv): parameter 'trajectory' = "
+                        "'/no/such.csv': no file at "));
   EXPECT_THAT(error_of(R"({"backend": "warp"})"), HasSubstr("study.json: point p0000 (backend warp): no backend 'warp' (this build has: "));
 }
 

@@ -1,0 +1,205 @@
+// cosim-sweep through the real programs: every point of a study runs in its own folder and is
+// tabulated; Ctrl-C stops it cleanly and --resume runs only what is left; a run killed from
+// outside is retried; a numerical failure is a result and a refused run does not stop the
+// others. The points are MuJoCo models written here: one fast (1 ms steps), one slow (1 µs
+// steps: seconds per run, to be caught running), one that MuJoCo cannot integrate.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include <signal.h>
+
+#include "cosim/run/run_summary.hpp"
+#include "cosim/util/exit_codes.hpp"
+#include "harness.hpp"
+
+namespace cosim::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kFastModel = R"(<mujoco model="Swing"><option timestep="0.001"/><worldbody><body name="bob" pos="0 0 1">
+<joint name="swing" type="hinge" axis="0 1 0"/><geom type="sphere" size="0.05" mass="1" pos="0 0 -0.5"/></body></worldbody></mujoco>
+)";
+// The same at 1 µs steps: 10 s of it take seconds.
+const std::string kSlowModel = [] {
+  std::string text = kFastModel;
+  text.replace(text.find("0.001"), 5, "0.000001");
+  return text;
+}();
+// A stiff spring under explicit Euler at ω·h = 10: MuJoCo finds it unstable (MODEL.md §5), exit 5.
+const std::string kUnstableModel = R"(<mujoco model="Swing"><option timestep="0.1" integrator="Euler" gravity="0 0 0"/>
+<worldbody><body name="bob"><joint name="swing" type="slide" axis="1 0 0" stiffness="10000"/>
+<geom type="sphere" size="0.05" mass="1"/></body></worldbody><keyframe><key qpos="0.1"/></keyframe></mujoco>
+)";
+
+// results.csv as text fields (RFC 4180: a quoted field may hold commas and doubled quotes).
+std::vector<std::vector<std::string>> read_rows(const fs::path& file) {
+  std::ifstream in(file);
+  std::vector<std::vector<std::string>> rows;
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> fields(1);
+    bool quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      const char c = line[i];
+      if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        fields.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = !quoted;
+      } else if (c == ',' && !quoted) {
+        fields.emplace_back();
+      } else {
+        fields.back() += c;
+      }
+    }
+    rows.push_back(fields);
+  }
+  return rows;
+}
+
+class SweepRun : public LoopTest {
+ protected:
+  void SetUp() override {
+    Process list(kBinDir / "cosim-dynamics", {"--list-backends"}, tmp_.path() / "list");
+    ASSERT_EQ(finish(list, "cosim-dynamics --list-backends", 10), 0) << list.err();
+    if (!list.out().starts_with("mujoco - ") && !contains(list.out(), "\nmujoco - ")) {
+      GTEST_SKIP() << "cosim-dynamics was built without MuJoCo";
+    }
+  }
+  fs::path model(const std::string& name, const std::string& text) const {
+    const fs::path file = tmp_.path() / name;
+    std::ofstream(file) << text;
+    return file;
+  }
+  // A study of mujoco runs, one per model file, 10 s each.
+  fs::path spec(const std::vector<fs::path>& models) const {
+    std::string values;
+    for (const auto& m : models) values += (values.empty() ? "\"" : ", \"") + m.string() + "\"";
+    const fs::path file = tmp_.path() / "study.json";
+    std::ofstream(file) << R"({"backend": "mujoco", "duration_s": 10, "output_step_s": 0.5,
+      "axes": [{"param": "model", "values": [)" << values << "]}]}\n";
+    return file;
+  }
+  std::unique_ptr<Process> sweep(std::vector<std::string> extra) {
+    std::vector<std::string> args{(tmp_.path() / "study.json").string(), "-o", study().string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return std::make_unique<Process>(kBinDir / "cosim-sweep", args, tmp_.path() / ("sweep" + std::to_string(++runs_)));
+  }
+  fs::path study() const { return tmp_.path() / "study"; }
+  // Waits (≤ 60 s) until `ready` holds.
+  static bool wait_until(const std::function<bool()>& ready) {
+    for (int i = 0; i < 600 && !ready(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    return ready();
+  }
+  std::string status_of(const std::string& id) const {
+    return run::read_run_summary(study() / id / "run.json").status;
+  }
+  int runs_ = 0;
+};
+
+TEST_F(SweepRun, EveryPointRunsInItsFolderAndIsTabulated) {
+  const auto fast = model("fast.xml", kFastModel);
+  spec({fast, fast, fast, fast});
+  auto p = sweep({"--jobs", "2"});
+  ASSERT_EQ(finish(*p, "cosim-sweep", 60), 0) << p->err();
+  const auto rows = read_rows(study() / "results.csv");
+  ASSERT_EQ(rows.size(), 5u);
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"id", "backend", "repetition", "model", "exit_code", "status", "wall_s",
+                                               "attempts", "error"}));
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    ASSERT_EQ(rows[i].size(), 9u);
+    EXPECT_EQ(rows[i][0], "p000" + std::to_string(i - 1));
+    EXPECT_EQ(rows[i][4], "0");
+    EXPECT_EQ(rows[i][5], "ok");
+    EXPECT_EQ(rows[i][7], "1");
+    EXPECT_EQ(status_of(rows[i][0]), "ok");
+  }
+  EXPECT_TRUE(fs::exists(study() / "points.csv"));
+  // The point's run is the point: its run.json holds the model it was given.
+  const auto summary = run::read_run_summary(study() / "p0002" / "run.json");
+  bool found = false;
+  for (const auto& param : summary.parameters) found = found || (param.key == "model" && std::get<std::string>(param.value) == fast.string());
+  EXPECT_TRUE(found);
+  // A second start in the same folder is refused: the study is there.
+  auto again = sweep({});
+  EXPECT_EQ(finish(*again, "cosim-sweep", 30), util::kExitBadInput);
+  EXPECT_TRUE(contains(again->err(), "already holds a study; --resume finishes it")) << again->err();
+}
+
+TEST_F(SweepRun, CtrlCStopsCleanlyAndResumeRunsOnlyWhatIsLeft) {
+  const auto fast = model("fast.xml", kFastModel);
+  const auto slow = model("slow.xml", kSlowModel);
+  spec({fast, fast, slow, fast});
+  auto p = sweep({"--jobs", "1"});
+  // p0000 and p0001 done, p0002 (seconds long) running: Ctrl-C.
+  ASSERT_TRUE(wait_until([&] { return fs::exists(study() / "p0002" / "run.json"); })) << p->err();
+  const std::string first_finished = run::read_run_summary(study() / "p0000" / "run.json").finished_utc;
+  p->kill(SIGINT);
+  ASSERT_EQ(finish(*p, "cosim-sweep", 30), util::kExitInterrupted) << p->err();
+  EXPECT_TRUE(contains(p->err(), "interrupted; --resume runs the points left")) << p->err();
+  auto rows = read_rows(study() / "results.csv");
+  ASSERT_EQ(rows.size(), 5u);
+  EXPECT_EQ(rows[1][5], "ok");
+  EXPECT_EQ(rows[2][5], "ok");
+  EXPECT_EQ(rows[3][5], "not_run") << "interrupted: it runs again";
+  EXPECT_EQ(rows[4][5], "not_run");
+
+  // The slow model made fast, the study resumed: only p0002 and p0003 run, once each.
+  model("slow.xml", kFastModel);
+  auto resumed = sweep({"--resume", "--jobs", "1"});
+  ASSERT_EQ(finish(*resumed, "cosim-sweep --resume", 60), 0) << resumed->err();
+  rows = read_rows(study() / "results.csv");
+  ASSERT_EQ(rows.size(), 5u);
+  for (std::size_t i = 1; i < rows.size(); ++i) EXPECT_EQ(rows[i][5], "ok") << rows[i][0];
+  EXPECT_EQ(rows[3][7], "1") << "p0002 ran once in the resumed study";
+  EXPECT_EQ(run::read_run_summary(study() / "p0000" / "run.json").finished_utc, first_finished) << "p0000 not run again";
+  // A resume with other points is refused.
+  spec({fast, fast});
+  auto other = sweep({"--resume"});
+  EXPECT_EQ(finish(*other, "cosim-sweep --resume", 30), util::kExitBadInput);
+  EXPECT_TRUE(contains(other->err(), "the sweep file's points differ from the study's")) << other->err();
+}
+
+// The pid of the cosim-dynamics whose command line holds `needle`, or 0.
+pid_t dynamics_pid(const std::string& needle) {
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
+    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (cmdline.find("cosim-dynamics") != std::string::npos && cmdline.find(needle) != std::string::npos) {
+      return static_cast<pid_t>(std::stol(name));
+    }
+  }
+  return 0;
+}
+
+TEST_F(SweepRun, AKilledRunIsRetriedAndFailuresAreResultsNotStops) {
+  const auto fast = model("fast.xml", kFastModel);
+  const auto slow = model("slow.xml", kSlowModel);
+  const auto unstable = model("unstable.xml", kUnstableModel);
+  spec({slow, unstable, fast});
+  auto p = sweep({"--jobs", "1"});
+  pid_t child = 0;
+  ASSERT_TRUE(wait_until([&] { return (child = dynamics_pid((study() / "p0000").string())) != 0; })) << p->err();
+  model("slow.xml", kFastModel);  // its second attempt is quick
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ASSERT_EQ(::kill(child, SIGKILL), 0);
+  ASSERT_EQ(finish(*p, "cosim-sweep", 60), 0) << "a numerical failure is a result\n" << p->err();
+  const auto rows = read_rows(study() / "results.csv");
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[1][5], "ok");
+  EXPECT_EQ(rows[1][7], "2") << "killed once, run again";
+  EXPECT_EQ(rows[2][4], "5");
+  EXPECT_EQ(rows[2][5], "numerical_failure");
+  EXPECT_TRUE(contains(rows[2][8], "mjWARN_BADQACC")) << rows[2][8];
+  EXPECT_EQ(rows[3][5], "ok") << "the point after a failure runs";
+}
+
+}  // namespace
+}  // namespace cosim::test
