@@ -1,9 +1,11 @@
 // The local pool of a study (run.hpp).
 #include "cosim/sweep/run.hpp"
+#include "cosim/sweep/study_report.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <deque>
 #include <fstream>
@@ -51,7 +53,8 @@ std::string point_row(const Point& p, const std::vector<std::string>& columns) {
   std::string row = p.id + "," + csv_field(p.backend) + "," + std::to_string(p.repetition);
   for (const std::string& key : columns) {
     const auto it = p.params.find(key);
-    row += "," + (it == p.params.end() ? std::string() : csv_field(value_text(it->second)));
+    row += ',';
+    if (it != p.params.end()) row += csv_field(value_text(it->second));
   }
   return row;
 }
@@ -95,6 +98,7 @@ struct Outcome {
   double wall_s = 0;
   int attempts = 0;
   std::string error;
+  std::vector<double> metrics;  // kMetricColumns order
 };
 
 std::optional<run::RunSummary> finished_run(const fs::path& folder) {
@@ -167,7 +171,8 @@ SweepEnd run_sweep(const Spec& spec, const RunOptions& options) {
   std::deque<const Point*> pending;
   for (const Point& p : spec.points) {
     if (const auto run = finished_run(dir / p.id)) {
-      outcomes[p.id] = {true, exit_code_of_status(run->status), run->status, run->wall_s, 0, run->error};
+      outcomes[p.id] = {true, exit_code_of_status(run->status), run->status, run->wall_s, 0, run->error,
+                        run_metrics(dir / p.id)};
     } else {
       pending.push_back(&p);
     }
@@ -241,14 +246,14 @@ SweepEnd run_sweep(const Spec& spec, const RunOptions& options) {
       const Point& p = *it->point;
       const auto run = finished_run(dir / p.id);
       if (run) {
-        outcomes[p.id] = {true, *code, run->status, run->wall_s, it->attempt, run->error};
+        outcomes[p.id] = {true, *code, run->status, run->wall_s, it->attempt, run->error, run_metrics(dir / p.id)};
         ++done;
         if (run->status == "failed") ++failed;
       } else if (*code == util::kExitBadInput || *code == util::kExitInternal || *code == util::kExitNumerical) {
         // Refused before its run folder was written (e.g. a model file that is not there): a
         // result like any other, not retried; the log's last line says why.
         outcomes[p.id] = {true, *code, *code == util::kExitNumerical ? "numerical_failure" : "failed", wall_s,
-                          it->attempt, last_line(dir / "logs" / (p.id + ".log"))};
+                          it->attempt, last_line(dir / "logs" / (p.id + ".log")), {}};
         ++done;
         if (*code != util::kExitNumerical) ++failed;
       } else if (!stopping && !g_stop.load() && it->attempt <= options.retries) {
@@ -256,7 +261,7 @@ SweepEnd run_sweep(const Spec& spec, const RunOptions& options) {
       } else if (!stopping && !g_stop.load()) {
         outcomes[p.id] = {true, *code, "lost", wall_s, it->attempt,
                           "no finished run.json after " + std::to_string(it->attempt) + " attempts (exit " +
-                              std::to_string(*code) + "; see logs/" + p.id + ".log)"};
+                              std::to_string(*code) + "; see logs/" + p.id + ".log)", {}};
         ++done;
         ++failed;
       }
@@ -267,26 +272,49 @@ SweepEnd run_sweep(const Spec& spec, const RunOptions& options) {
   }
   show_progress(true);
 
-  // results.csv: one row per point, finished or not, in id order.
+  // results.csv: one row per point, finished or not, in id order; then the plots and report.md.
   const auto columns = param_columns(spec);
   std::string text = "id,backend,repetition";
   for (const std::string& key : columns) text += "," + csv_field(key);
-  text += ",exit_code,status,wall_s,attempts,error\n";
+  text += ",exit_code,status,wall_s,attempts";
+  for (const char* metric : kMetricColumns) text += std::string(",") + metric;
+  text += ",error\n";
   bool complete = true, all_ran = true;
+  std::vector<PointResult> results;
   for (const Point& p : spec.points) {
     text += point_row(p, columns);
+    PointResult r;
+    r.point = &p;
     const auto it = outcomes.find(p.id);
     if (it == outcomes.end()) {
-      text += ",,not_run,,,\n";
+      r.status = "not_run";
+      text += ",,not_run,,";
+      for (std::size_t m = 0; m < kMetricColumns.size(); ++m) text += ",";
+      text += ",\n";
       all_ran = false;
+      results.push_back(r);
       continue;
     }
     const Outcome& o = it->second;
+    r.ran = o.status != "lost";
+    r.exit_code = o.exit_code;
+    r.status = o.status;
+    r.wall_s = o.wall_s;
+    r.attempts = o.attempts;
+    r.error = o.error;
+    r.metrics = o.metrics;
     text += "," + std::to_string(o.exit_code) + "," + o.status + "," + value_text(o.wall_s) + "," +
-            std::to_string(o.attempts) + "," + csv_field(o.error) + "\n";
+            std::to_string(o.attempts);
+    for (std::size_t m = 0; m < kMetricColumns.size(); ++m) {
+      text += ",";
+      if (m < o.metrics.size() && std::isfinite(o.metrics[m])) text += value_text(o.metrics[m]);
+    }
+    text += "," + csv_field(o.error) + "\n";
     complete = complete && (o.status == "ok" || o.status == "numerical_failure");
+    results.push_back(r);
   }
   write_atomically(dir / "results.csv", text);
+  write_study_report(spec, dir, results);
   if (!all_ran) return SweepEnd::interrupted;
   return complete ? SweepEnd::complete : SweepEnd::some_failed;
 }

@@ -110,9 +110,10 @@ TEST_F(SweepRun, EveryPointRunsInItsFolderAndIsTabulated) {
   const auto rows = read_rows(study() / "results.csv");
   ASSERT_EQ(rows.size(), 5u);
   EXPECT_EQ(rows[0], (std::vector<std::string>{"id", "backend", "repetition", "model", "exit_code", "status", "wall_s",
-                                               "attempts", "error"}));
+                                               "attempts", "max_dev_x_m", "max_dev_y_m", "max_dev_phi_rad", "error"}));
   for (std::size_t i = 1; i < rows.size(); ++i) {
-    ASSERT_EQ(rows[i].size(), 9u);
+    ASSERT_EQ(rows[i].size(), 12u);
+    EXPECT_EQ(rows[i][8], "") << "a pendulum has no reference to deviate from";
     EXPECT_EQ(rows[i][0], "p000" + std::to_string(i - 1));
     EXPECT_EQ(rows[i][4], "0");
     EXPECT_EQ(rows[i][5], "ok");
@@ -165,6 +166,32 @@ TEST_F(SweepRun, CtrlCStopsCleanlyAndResumeRunsOnlyWhatIsLeft) {
   EXPECT_TRUE(contains(other->err(), "the sweep file's points differ from the study's")) << other->err();
 }
 
+// A gain study of the Robotino (the backend with a reference): each point's deviation after
+// the transient, as cosim-report --json gives it, in results.csv, and drawn against the gain
+// with a line per mass in the study's report.md.
+TEST_F(SweepRun, MetricsAreTheReportsAndEachIsDrawnAgainstTheSweptParameters) {
+  {
+    std::ofstream(tmp_.path() / "study.json") << R"({"backend": "robotino", "duration_s": 6, "output_step_s": 0.05,
+      "axes": [{"param": "pid_kp_V_s_per_rad", "values": [2, 7.4]}, {"param": "mass_kg", "values": [9, 13]}]})";
+  }
+  auto p = sweep({});
+  ASSERT_EQ(finish(*p, "cosim-sweep", 60), 0) << p->err();
+  const auto rows = read_rows(study() / "results.csv");
+  ASSERT_EQ(rows.size(), 5u);
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    Process report(kBinDir / "cosim-report", {"--json", (study() / rows[i][0]).string()}, tmp_.path() / ("report" + rows[i][0]));
+    ASSERT_EQ(finish(report, "cosim-report --json", 30), 0) << report.err();
+    // The same number, printed the same way: the same code computed it.
+    ASSERT_EQ(rows[0][9], "max_dev_x_m");
+    EXPECT_TRUE(contains(report.out(), "\"max_x_m\": " + rows[i][9] + ",\n")) << rows[i][9] << "\n" << report.out();
+  }
+  for (const char* plot : {"max_dev_x_m_vs_pid_kp_V_s_per_rad.png", "max_dev_y_m_vs_mass_kg.png", "wall_s_vs_mass_kg.png"}) {
+    EXPECT_TRUE(fs::exists(study() / "plots" / plot)) << plot;
+    EXPECT_TRUE(contains(read_file(study() / "report.md"), std::string("(plots/") + plot + ")")) << plot;
+  }
+  EXPECT_TRUE(contains(read_file(study() / "report.md"), "4 points, 4 ok"));
+}
+
 // The pid of the cosim-dynamics whose command line holds `needle`, or 0.
 pid_t dynamics_pid(const std::string& needle) {
   for (const auto& entry : fs::directory_iterator("/proc")) {
@@ -197,7 +224,7 @@ TEST_F(SweepRun, AKilledRunIsRetriedAndFailuresAreResultsNotStops) {
   EXPECT_EQ(rows[1][7], "2") << "killed once, run again";
   EXPECT_EQ(rows[2][4], "5");
   EXPECT_EQ(rows[2][5], "numerical_failure");
-  EXPECT_TRUE(contains(rows[2][8], "mjWARN_BADQACC")) << rows[2][8];
+  EXPECT_TRUE(contains(rows[2][11], "mjWARN_BADQACC")) << rows[2][11];
   EXPECT_EQ(rows[3][5], "ok") << "the point after a failure runs";
 }
 

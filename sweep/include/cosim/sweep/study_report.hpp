@@ -1,0 +1,42 @@
+#pragma once
+/// @file
+/// A study's tables and plots (docs/sweeps.md): each point's metrics from its run folder, by
+/// cosim-report's own code (report::read_run), and DIR/report.md with each metric drawn
+/// against each swept parameter (gnuplot), into DIR/plots/.
+
+#include <array>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "cosim/sweep/spec.hpp"
+
+namespace cosim::sweep {
+
+/// The metrics results.csv gives each point, in its column order: the deviation from the
+/// backend's reference after the transient (cosim-report --json "deviation"), NaN where the
+/// run has none.
+inline constexpr std::array<const char*, 3> kMetricColumns = {"max_dev_x_m", "max_dev_y_m", "max_dev_phi_rad"};
+
+/// A run folder's metrics (kMetricColumns order); NaN for what it does not have, or for a
+/// folder the report cannot read.
+std::vector<double> run_metrics(const std::filesystem::path& run_dir);
+
+/// One point's row of results, as run_sweep tabulates it.
+struct PointResult {
+  const Point* point = nullptr;
+  bool ran = false;
+  int exit_code = -1;
+  std::string status;  ///< run.json's, "lost" or "not_run"
+  double wall_s = 0;
+  int attempts = 0;
+  std::string error;
+  std::vector<double> metrics;  ///< kMetricColumns order
+};
+
+/// Writes DIR/plots/*.png (each metric with a value, and the wall time, against each swept
+/// numeric parameter; one line per value of a second swept parameter) and DIR/report.md.
+/// Without gnuplot the report says so and lists no plots. Throws util::OutputError.
+void write_study_report(const Spec& spec, const std::filesystem::path& dir, const std::vector<PointResult>& results);
+
+}  // namespace cosim::sweep
