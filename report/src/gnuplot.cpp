@@ -72,4 +72,15 @@ std::string gnuplot_quoted(const std::string& text) {
   return out;
 }
 
+// Text from a run folder inside report.md's code spans and lines: control characters (a line
+/// end would start a line of the reader's choosing) become spaces, a backtick a quote.
+std::string md_text(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    out += u < 0x20 || u == 0x7f ? ' ' : c == '`' ? '\'' : c;
+  }
+  return out;
+}
+
 }  // namespace cosim::report

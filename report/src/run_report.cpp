@@ -138,16 +138,6 @@ std::string joint_column(const Loaded& l, const std::string& leaf, const char* u
 
 /// Refuses to write `path` if it is a symbolic link: a run folder from elsewhere could point
 /// plots/ or report.md at any file the user can write.
-/// Text from a run folder inside report.md's code spans and lines: control characters (a line
-/// end would start a line of the reader's choosing) become spaces, a backtick a quote.
-std::string md_text(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    out += u < 0x20 || u == 0x7f ? ' ' : c == '`' ? '\'' : c;
-  }
-  return out;
-}
 
 
 /// The name a run goes by in a legend: its folder's name (also given with a trailing slash).

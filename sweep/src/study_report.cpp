@@ -23,15 +23,6 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr int kPlotWidth_px = 900, kPlotHeight_px = 560;
 constexpr std::size_t kMaxSeries = 8;  // more values of a second parameter: points, not lines
 
-// Text from a sweep file inside report.md: control characters become spaces, backticks quotes.
-std::string md_text(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    out += u < 0x20 || u == 0x7f ? ' ' : c == '`' ? '\'' : c;
-  }
-  return out;
-}
 
 // A name safe as a file name: letters, digits, '_', '-', '.'; anything else '_'.
 std::string file_name(const std::string& text) {
@@ -180,9 +171,9 @@ void write_study_report(const Spec& spec, const fs::path& dir, const std::vector
   std::map<std::string, int> by_status;
   for (const PointResult& r : results) ++by_status[r.status];
   std::ofstream md(dir / "report.md");
-  md << "# cosim study " << md_text(dir.filename().string()) << "\n\n";
-  md << "sweep file `" << md_text(spec.file.string()) << "`, " << results.size() << " points";
-  for (const auto& [status, count] : by_status) md << ", " << count << " " << md_text(status);
+  md << "# cosim study " << report::md_text(dir.filename().string()) << "\n\n";
+  md << "sweep file `" << report::md_text(spec.file.string()) << "`, " << results.size() << " points";
+  for (const auto& [status, count] : by_status) md << ", " << count << " " << report::md_text(status);
   md << "; every point's parameters in `points.csv`, its outcome and metrics in `results.csv`, its run in `"
      << "<id>/`.\n\n";
   for (std::size_t m = 0; m < kMetricColumns.size(); ++m) {
@@ -200,11 +191,11 @@ void write_study_report(const Spec& spec, const fs::path& dir, const std::vector
       const std::string v = key == "backend" ? best->point->backend : value_text(best->point->params.at(key));
       params += (params.empty() ? "" : ", ") + key + " = " + v;
     }
-    md << md_text(params) << ")\n";
+    md << report::md_text(params) << ")\n";
   }
   md << "\n";
-  if (!no_plots.empty()) md << "> **Note:** no plots: " << md_text(no_plots) << "\n\n";
-  for (const std::string& said : gnuplot_said) md << "> **gnuplot:** " << md_text(said) << "\n\n";
+  if (!no_plots.empty()) md << "> **Note:** no plots: " << report::md_text(no_plots) << "\n\n";
+  for (const std::string& said : gnuplot_said) md << "> **gnuplot:** " << report::md_text(said) << "\n\n";
   for (const std::string& png : pngs) md << "![" << png.substr(0, png.size() - 4) << "](plots/" << png << ")\n\n";
   md.close();
   if (!md) throw util::OutputError((dir / "report.md").string() + ": cannot write");

@@ -1,6 +1,7 @@
 #pragma once
 /// @file
-/// Drawing with gnuplot, for cosim-report's run plots and cosim-sweep's study plots: the
+/// Drawing with gnuplot, for cosim-report's run plots and cosim-sweep's study plots, and text
+/// safe in report.md: the
 /// script's opening lines, text from a run folder made safe inside a script, gnuplot run on
 /// a script, and the refusal to write through a symbolic link.
 
@@ -23,6 +24,11 @@ std::string run_gnuplot(const std::filesystem::path& dir, const std::filesystem:
 /// (or any control character) from a run folder would end the command and start the next, so
 /// it becomes '?'. Everything a run folder names goes into a script through here.
 std::string gnuplot_quoted(const std::string& text);
+
+/// Text from a run folder or a sweep file inside report.md's code spans and lines: control
+/// characters (a line end would start a line of the reader's choosing) become spaces, a
+/// backtick a quote.
+std::string md_text(const std::string& text);
 
 /// Throws util::BadInputError when `path` is a symbolic link: reports write into their folder
 /// only, not through links.
