@@ -15,6 +15,8 @@
 #   scripts/bench.sh mecanum4   mecanum4 backend, seed 002's 10 s manoeuvre, roller-level vs reduced wheels
 #   scripts/bench.sh render     VTK offscreen fps at 1280x720 and the coupled 50 s run at 30 fps with video
 #   scripts/bench.sh memory     peak RSS of each process, short run vs 10x longer run (flat = no growth)
+#   scripts/bench.sh sweep      cosim-sweep: 200 short Robotino points with --jobs 2 against --jobs 1, three times
+#                               interleaved; median wall time of each and their ratio (target >= 1.8 on 2 cores)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${COSIM_BUILD_DIR:-$root/build}
@@ -276,4 +278,45 @@ if [[ $what == all || $what == loop ]]; then
       echo "$backend $mode: best of 3 = $best s"
     done
   done
+fi
+
+if [[ $what == all || $what == sweep ]]; then
+  echo "== cosim-sweep: 200 Robotino points of 2 s, --jobs 2 against --jobs 1 (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+  cat > "$work/sweep.json" <<'JSON'
+{"backend": "robotino", "duration_s": 2, "output_step_s": 0.05, "axes": [{"param": "mass_kg", "linspace": [9, 13, 200]}]}
+JSON
+  # The anchor: what running two at once gains on this machine at all, for the same runs
+  # without cosim-sweep: 20 of the points one after another against two shells of 10 each.
+  anchor_serial=() anchor_pooled=()
+  anchor_points() {  # anchor_points FIRST COUNT TAG: that many points run alone, one after another
+    for k in $(seq "$1" $(($1 + $2 - 1))); do
+      "$bin/cosim-dynamics" --backend robotino --channel none --duration 2 --output-step 0.05 --quiet \
+        --param "mass_kg=1$((k % 4)).5" --out "$work/anchor-$3-$k" >/dev/null
+    done
+  }
+  serial=() pooled=()
+  for i in 1 2 3; do  # interleaved: a neighbour's load falls on both alike
+    start=$(date +%s.%N); anchor_points 0 20 "s$i"; end=$(date +%s.%N)
+    anchor_serial+=("$(python3 -c "print(f'{$end - $start:.2f}')")")
+    start=$(date +%s.%N); anchor_points 0 10 "a$i" & anchor_points 10 10 "b$i"; wait; end=$(date +%s.%N)
+    anchor_pooled+=("$(python3 -c "print(f'{$end - $start:.2f}')")")
+    for jobs in 1 2; do
+      start=$(date +%s.%N)
+      "$bin/cosim-sweep" "$work/sweep.json" -o "$work/sweep-$jobs-$i" --jobs "$jobs" >/dev/null
+      end=$(date +%s.%N)
+      t=$(python3 -c "print(f'{$end - $start:.2f}')")
+      if [ "$jobs" = 1 ]; then serial+=("$t"); else pooled+=("$t"); fi
+    done
+  done
+  python3 - "${serial[*]}" "${pooled[*]}" "${anchor_serial[*]}" "${anchor_pooled[*]}" <<'PY'
+import statistics, sys
+serial, pooled, a_serial, a_pooled = ([float(x) for x in arg.split()] for arg in sys.argv[1:5])
+s, p = statistics.median(serial), statistics.median(pooled)
+as_, ap = statistics.median(a_serial), statistics.median(a_pooled)
+print(f"--jobs 1: median {s:.2f} s (runs {', '.join(f'{x:.2f}' for x in serial)})")
+print(f"--jobs 2: median {p:.2f} s (runs {', '.join(f'{x:.2f}' for x in pooled)})")
+print(f"speed-up {s / p:.2f} (target >= 1.8)")
+print(f"anchor, 20 points by hand: one after another {as_:.2f} s, two shells at once {ap:.2f} s: "
+      f"this machine gains {as_ / ap:.2f} from a second process; the pool reaches {s / p / (as_ / ap):.0%} of it")
+PY
 fi
