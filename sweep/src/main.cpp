@@ -1,6 +1,7 @@
 // cosim-sweep: runs a study of many cosim-dynamics runs described in a sweep file
 // (docs/sweeps.md) on this machine, a few at a time, and tabulates them.
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <string>
 #include <thread>
@@ -84,6 +85,9 @@ int main(int argc, char** argv) {
   } catch (const cosim::util::CosimError& e) {
     std::fprintf(stderr, "cosim-sweep: error: %s\n", e.what());
     return e.exit_code();
+  } catch (const std::exception& e) {  // a bug, or cosim-dynamics missing beside cosim-sweep
+    std::fprintf(stderr, "cosim-sweep: error: %s\n", e.what());
+    return cosim::util::kExitInternal;
   }
   return cosim::util::kExitInternal;
 }
