@@ -213,9 +213,12 @@ TEST_F(SweepRun, AKilledRunIsRetriedAndFailuresAreResultsNotStops) {
   spec({slow, unstable, fast});
   auto p = sweep({"--jobs", "1"});
   pid_t child = 0;
-  ASSERT_TRUE(wait_until([&] { return (child = dynamics_pid((study() / "p0000").string())) != 0; })) << p->err();
+  // Running its slow model: its run.json ("running") is written once the model is loaded. (A
+  // model swapped before that would make the first run quick, and a kill would find it over.)
+  ASSERT_TRUE(wait_until([&] {
+    return fs::exists(study() / "p0000" / "run.json") && (child = dynamics_pid((study() / "p0000").string())) != 0;
+  })) << p->err();
   model("slow.xml", kFastModel);  // its second attempt is quick
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
   ASSERT_EQ(::kill(child, SIGKILL), 0);
   ASSERT_EQ(finish(*p, "cosim-sweep", 60), 0) << "a numerical failure is a result\n" << p->err();
   const auto rows = read_rows(study() / "results.csv");
