@@ -37,7 +37,7 @@ TEST_F(CliTest, EveryProgramsHelpHasTheOneStyle) {
   // cosim-visual and the tools are built only with VTK and with the tools (the Release tree).
   int checked = 0;
   for (const char* exe : {"cosim", "cosim-dynamics", "cosim-recorder", "cosim-report", "cosim-visual", "cosim-meshgen",
-                          "cosim-robotino-mjcf", "cosim-mecanum4-scene", "cosim-urdf-mjcf"}) {
+                          "cosim-robotino-mjcf", "cosim-mecanum4-scene", "cosim-urdf-mjcf", "cosim-sweep"}) {
     if (!std::filesystem::exists(kBinDir / exe)) continue;
     auto help = run(exe, {"--help"});
     ASSERT_EQ(finish(*help, exe, 10), 0) << exe;
