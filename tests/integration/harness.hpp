@@ -100,6 +100,14 @@ class LoopTest : public ::testing::Test {
     return std::make_unique<Process>(kBinDir / "cosim-recorder", args, tmp_.path() / "recorder");
   }
   /// Waits for a process and returns its exit code; fails the test (with its stderr) on timeout.
+  // Whether this build's cosim-dynamics has `backend` (--list-backends names it), for suites of
+  // an optional backend (mujoco: not in every build).
+  bool dynamics_has_backend(const std::string& backend) {
+    Process list(kBinDir / "cosim-dynamics", {"--list-backends"}, tmp_.path() / "list");
+    EXPECT_EQ(finish(list, "cosim-dynamics --list-backends", 10), 0) << list.err();
+    return list.out().starts_with(backend + " - ") || contains(list.out(), "\n" + backend + " - ");
+  }
+
   static int finish(Process& p, const char* who, int timeout_s = 120) {
     const auto code = p.wait(std::chrono::seconds(timeout_s));
     if (!code) {

@@ -27,11 +27,7 @@ const std::string kPendulumScene = COSIM_SCENES_DIR "/pendulum";
 class MujocoRun : public LoopTest {
  protected:
   void SetUp() override {
-    Process list(kBinDir / "cosim-dynamics", {"--list-backends"}, tmp_.path() / "list");
-    ASSERT_EQ(finish(list, "cosim-dynamics --list-backends", 10), 0) << list.err();
-    if (!list.out().starts_with("mujoco - ") && !contains(list.out(), "\nmujoco - ")) {
-      GTEST_SKIP() << "cosim-dynamics was built without MuJoCo";
-    }
+    if (!dynamics_has_backend("mujoco")) GTEST_SKIP() << "cosim-dynamics was built without MuJoCo";
   }
 
   // cosim-dynamics --backend mujoco --channel none with `extra` arguments.

@@ -65,11 +65,7 @@ std::vector<std::vector<std::string>> read_rows(const fs::path& file) {
 class SweepRun : public LoopTest {
  protected:
   void SetUp() override {
-    Process list(kBinDir / "cosim-dynamics", {"--list-backends"}, tmp_.path() / "list");
-    ASSERT_EQ(finish(list, "cosim-dynamics --list-backends", 10), 0) << list.err();
-    if (!list.out().starts_with("mujoco - ") && !contains(list.out(), "\nmujoco - ")) {
-      GTEST_SKIP() << "cosim-dynamics was built without MuJoCo";
-    }
+    if (!dynamics_has_backend("mujoco")) GTEST_SKIP() << "cosim-dynamics was built without MuJoCo";
   }
   fs::path model(const std::string& name, const std::string& text) const {
     const fs::path file = tmp_.path() / name;
