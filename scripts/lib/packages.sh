@@ -4,6 +4,7 @@
 #   linux    building cosim on Linux with every part and running all its suites (scripts/setup.sh)
 #   clang    the sanitizer and fuzz builds (scripts/sanitize.sh, scripts/fuzz.sh)
 #   windows  the mingw-w64 cross build and Wine (scripts/windows/build.sh)
+#   slurm    a single-node Slurm for the sweep tests (scripts/slurm/cluster.sh)
 
 cosim_packages_linux=(
   cmake ninja-build g++ pkg-config
@@ -18,6 +19,9 @@ cosim_packages_linux=(
 )
 cosim_packages_clang=(
   clang libclang-rt-dev llvm  # clang, its sanitizer and libFuzzer runtimes, llvm-symbolizer
+)
+cosim_packages_slurm=(
+  slurm-wlm munge  # slurmctld, slurmd, sbatch, squeue, scancel; munged (its key made by the package)
 )
 cosim_packages_windows=(
   g++-mingw-w64-x86-64-posix wine64 dpkg-dev cmake ninja-build

@@ -153,7 +153,9 @@ TEST_F(SweepRun, CtrlCStopsCleanlyAndResumeRunsOnlyWhatIsLeft) {
   rows = read_rows(study() / "results.csv");
   ASSERT_EQ(rows.size(), 5u);
   for (std::size_t i = 1; i < rows.size(); ++i) EXPECT_EQ(rows[i][5], "ok") << rows[i][0];
-  EXPECT_EQ(rows[3][7], "1") << "p0002 ran once in the resumed study";
+  EXPECT_EQ(rows[3][7], "2") << "p0002: the start Ctrl-C interrupted, and its one run in the resumed study";
+  EXPECT_EQ(rows[4][7], "1") << "p0003 had not started";
+  EXPECT_EQ(rows[1][7], "1") << "p0000 ran once, before the Ctrl-C";
   EXPECT_EQ(run::read_run_summary(study() / "p0000" / "run.json").finished_utc, first_finished) << "p0000 not run again";
   // A resume with other points is refused.
   spec({fast, fast});
