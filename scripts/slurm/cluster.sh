@@ -9,7 +9,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 what=${1:?start or stop}
-dir=${2:?the cluster's folder}
+dir=${2:?the folder of the cluster}
 say() { echo "slurm-cluster: $*" >&2; }
 
 stop() {
@@ -71,13 +71,13 @@ CONF
 trap 'stop' ERR
 if ! pgrep -x munged >/dev/null; then
   mkdir -p /run/munge && chown munge:munge /run/munge
-  runuser -u munge -- /usr/sbin/munged -F &
+  runuser -u munge -- /usr/sbin/munged -F > "$dir/munged.out" 2>&1 < /dev/null &
   echo $! > "$dir/munged.started"
   for _ in $(seq 1 50); do [ -S /run/munge/munge.socket.2 ] && break; sleep 0.1; done
 fi
-slurmctld -D -i -f "$dir/slurm.conf" > "$dir/slurmctld.out" 2>&1 &
+slurmctld -D -i -f "$dir/slurm.conf" > "$dir/slurmctld.out" 2>&1 < /dev/null &
 echo $! > "$dir/slurmctld.started"
-slurmd -D -N localhost -f "$dir/slurm.conf" > "$dir/slurmd.out" 2>&1 &
+slurmd -D -N localhost -f "$dir/slurm.conf" > "$dir/slurmd.out" 2>&1 < /dev/null &
 echo $! > "$dir/slurmd.started"
 for _ in $(seq 1 300); do
   state=$(SLURM_CONF="$dir/slurm.conf" sinfo -h -N -o %t 2>/dev/null || true)

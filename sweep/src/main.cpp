@@ -60,7 +60,7 @@ int main(int argc, char** argv) {
   app.add_option("--task-seconds", slurm.task_seconds,
                  "slurm: the target length of an array task [s]; points per task = this / the first point's time "
                  "(which runs here first) × CPUs per task")
-      ->check(cosim::util::finite_range(1, 1e6))
+      ->check(cosim::util::finite_range(0.001, 1e6))
       ->capture_default_str();
   app.add_option("--sbatch-arg", slurm.sbatch_args, "slurm: an option passed to sbatch as is (repeatable), e.g. --sbatch-arg=--qos=short")
       ->allow_extra_args(false);

@@ -96,17 +96,19 @@ TEST_F(SlurmSweep, ACancelledArrayTaskIsSubmittedAgain) {
   }
   ASSERT_FALSE(job.empty()) << p->err();
   job = job.substr(0, job.find(';'));
+  // p0001 running its slow model: its run.json ("running") is written once the model is loaded
+  // (swapped before that, the first run would be quick and over before the cancel).
   bool running = false;
   for (int i = 0; i < 600 && !running; ++i) {
-    running = fs::exists(study / "logs" / "p0001.attempts");
+    running = fs::exists(study / "p0001" / "run.json");
     if (!running) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   ASSERT_TRUE(running) << "task 0 never started p0001";
   std::ofstream(tmp_.path() / "slow.xml") << fast;  // its second run is quick
-  Process cancel("scancel", {job + "_0"}, tmp_.path() / "scancel");
+  Process cancel("/usr/bin/scancel", {job + "_0"}, tmp_.path() / "scancel");  // Debian slurm-client's
   ASSERT_EQ(finish(cancel, "scancel", 30), 0) << cancel.err();
   ASSERT_EQ(finish(*p, "cosim-sweep slurm", 300), 0) << p->err();
-  EXPECT_TRUE(fs::exists(study / "slurm" / "tasks-2.txt")) << "a second submission";
+  EXPECT_TRUE(fs::exists(study / "slurm" / "tasks-2.txt")) << "a second submission\n" << p->err() << "\n" << read_file(study / "results.csv");
   const std::string results = read_file(study / "results.csv");
   EXPECT_EQ(std::count(results.begin(), results.end(), '\n'), 4);
   EXPECT_FALSE(contains(results, "not_run")) << results;
