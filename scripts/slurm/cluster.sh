@@ -19,7 +19,8 @@ stop() {
     pid=$(cat "$dir/$name.started")
     if kill -0 "$pid" 2>/dev/null; then
       kill -TERM "$pid" 2>/dev/null || true
-      for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done  # slurmctld saves its state (~6 s)
+      # slurmctld would take ~6 s to save a state nobody reads again: 2 s, then it is killed.
+      for _ in $(seq 1 20); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
       kill -KILL "$pid" 2>/dev/null || true
     fi
     rm -f "$dir/$name.started"
