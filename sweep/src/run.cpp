@@ -9,6 +9,7 @@
 #include <deque>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -20,6 +21,7 @@
 #include "cosim/platform/paths.hpp"
 #include "cosim/platform/process.hpp"
 #include "cosim/run/run_summary.hpp"
+#include "cosim/sweep/metrics.hpp"
 #include "cosim/sweep/study_report.hpp"
 #include "cosim/util/errors.hpp"
 #include "cosim/util/exit_codes.hpp"
@@ -483,24 +485,36 @@ SweepEnd run_sweep(const Spec& spec, const RunOptions& options) {
   std::string text = "id,backend,repetition";
   for (const std::string& key : columns) text += "," + csv_field(key);
   text += ",exit_code,status,wall_s,attempts";
-  for (const char* metric : kMetricColumns) text += std::string(",") + metric;
+  const std::vector<std::string> metrics = metric_names(spec);
+  for (const std::string& metric : metrics) text += "," + metric;
   text += ",error\n";
+  std::vector<std::optional<Outcome>> outcomes;
+  std::vector<bool> finished;  // a run with its table: the file's metrics are computed from it
+  for (const Point& p : spec.points) {
+    outcomes.push_back(final_outcome(dir, p.id));
+    const auto& o = outcomes.back();
+    finished.push_back(o && (o->status == "ok" || o->status == "numerical_failure"));
+  }
+  const MetricValues own = column_metrics(spec, dir, finished);
   bool complete = true, all_ran = true;
   std::vector<PointResult> results;
-  for (const Point& p : spec.points) {
+  for (std::size_t i = 0; i < spec.points.size(); ++i) {
+    const Point& p = spec.points[i];
     text += point_row(p, columns);
     PointResult r;
     r.point = &p;
-    const auto o = final_outcome(dir, p.id);
+    auto& o = outcomes[i];
     if (!o) {
       r.status = "not_run";
       text += ",,not_run,,";
-      for (std::size_t m = 0; m < kMetricColumns.size(); ++m) text += ",";
+      for (std::size_t m = 0; m < metrics.size(); ++m) text += ",";
       text += ",\n";
       all_ran = false;
       results.push_back(r);
       continue;
     }
+    o->metrics.resize(kMetricColumns.size(), std::numeric_limits<double>::quiet_NaN());
+    o->metrics.insert(o->metrics.end(), own.values[i].begin(), own.values[i].end());
     r.ran = o->status != "lost";
     r.exit_code = o->exit_code;
     r.status = o->status;
@@ -510,7 +524,7 @@ SweepEnd run_sweep(const Spec& spec, const RunOptions& options) {
     r.metrics = o->metrics;
     text += "," + std::to_string(o->exit_code) + "," + o->status + "," + value_text(o->wall_s) + "," +
             std::to_string(o->attempts);
-    for (std::size_t m = 0; m < kMetricColumns.size(); ++m) {
+    for (std::size_t m = 0; m < metrics.size(); ++m) {
       text += ",";
       if (m < o->metrics.size() && std::isfinite(o->metrics[m])) text += value_text(o->metrics[m]);
     }
@@ -519,7 +533,16 @@ SweepEnd run_sweep(const Spec& spec, const RunOptions& options) {
     results.push_back(r);
   }
   write_atomically(dir / "results.csv", text);
-  write_study_report(spec, dir, results);
+  write_study_report(spec, dir, results, own.problems);
+  // A metric the runs cannot give is the sweep file's mistake: said after the tables are
+  // written, so that nothing run is lost (a fixed file and --resume tabulate again).
+  if (!own.problems.empty()) {
+    throw util::BadInputError(own.problems.front() +
+                              (own.problems.size() > 1 ? " (and " + std::to_string(own.problems.size() - 1) +
+                                                             " more in report.md)"
+                                                       : std::string()) +
+                              "; fix the sweep file and --resume to tabulate again");
+  }
   if (!all_ran) return SweepEnd::interrupted;
   return complete ? SweepEnd::complete : SweepEnd::some_failed;
 }

@@ -1,10 +1,13 @@
 // The sweep file read strictly and expanded into points (spec.hpp; format: docs/sweeps.md).
 #include "cosim/sweep/spec.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
+#include <optional>
 #include <random>
 #include <set>
 #include <sstream>
@@ -24,10 +27,35 @@ using nlohmann::json;
 
 namespace {
 
-// One axis: its keys and, per step, one value per key (a zip has several keys).
+// One axis: its keys and, per step, one value per key (a zip and cases have several keys; a
+// case that leaves a key out has no value for it: the base value or the backend's default).
 struct Axis {
   std::vector<std::string> keys;
-  std::vector<std::vector<Value>> steps;
+  std::vector<std::vector<std::optional<Value>>> steps;
+};
+
+// "point p0003 (backend robotino, mass_kg=2000)": a point by its id and its swept values.
+std::string describe_point(const Spec& spec, const Point& p) {
+  std::string text = "point " + p.id + " (backend " + p.backend;
+  for (const std::string& key : spec.swept) {
+    if (key != "backend" && p.params.count(key)) text += ", " + key + "=" + value_text(p.params.at(key));
+  }
+  return text + ")";
+}
+
+// A point's identity apart from its id: backend, repetition and every value (exact texts).
+std::string point_key(const std::string& backend, int repetition, const std::map<std::string, Value>& params) {
+  std::string key = backend + '\n' + std::to_string(repetition);
+  for (const auto& [k, v] : params) key += '\n' + k + '=' + value_text(v);
+  return key;
+}
+
+constexpr std::pair<const char*, ColumnMetric::Stat> kStats[] = {
+    {"initial", ColumnMetric::Stat::initial}, {"final", ColumnMetric::Stat::final},
+    {"min", ColumnMetric::Stat::min},         {"max", ColumnMetric::Stat::max},
+    {"max_abs", ColumnMetric::Stat::max_abs}, {"mean", ColumnMetric::Stat::mean},
+    {"rms", ColumnMetric::Stat::rms},         {"integral", ColumnMetric::Stat::integral},
+    {"first_nonzero_t", ColumnMetric::Stat::first_nonzero_t}, {"count_nonzero", ColumnMetric::Stat::count_nonzero},
 };
 
 class SpecReader {
@@ -45,10 +73,12 @@ class SpecReader {
   Axis axis(const json& a, const std::string& where);
   std::vector<Value> param_values(const json& a, const std::string& where) const;
   void note_key(const std::string& key, const std::string& where);
+  ColumnMetric metric(const json& m, const std::string& where, const Spec& spec) const;
 
   const json& root_;
   fs::path file_;
   std::set<std::string> keys_;  // every key an axis or the samples vary
+  std::set<std::string> case_keys_;  // those a cases axis varies: a base value is their default
   std::vector<std::string> order_;
 };
 
@@ -127,7 +157,7 @@ Axis SpecReader::axis(const json& a, const std::string& where) {
     if (!parts.is_array() || parts.size() < 2) fail(where + ".zip", "expected a list of at least two axes");
     for (std::size_t i = 0; i < parts.size(); ++i) {
       const std::string part_where = where + ".zip[" + std::to_string(i) + "]";
-      if (parts[i].contains("zip")) fail(part_where, "a zip inside a zip");
+      if (parts[i].contains("zip") || parts[i].contains("cases")) fail(part_where, "a zip or cases inside a zip");
       const Axis part = this->axis(parts[i], part_where);
       if (i > 0 && part.steps.size() != axis.steps.size()) {
         fail(part_where, std::to_string(part.steps.size()) + " values where the first has " +
@@ -141,6 +171,35 @@ Axis SpecReader::axis(const json& a, const std::string& where) {
     }
     return axis;
   }
+  if (a.contains("cases")) {
+    // {"cases": [{"K": v, ...}, ...]}: named configurations, one point each (a one-at-a-time
+    // sensitivity study); a key a case leaves out keeps its base value or the default.
+    only_keys(a, where, {"cases"});
+    const json& cases = a.at("cases");
+    if (!cases.is_array() || cases.empty()) fail(where + ".cases", "expected a non-empty list of {\"NAME\": value, ...}");
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      const std::string case_where = where + ".cases[" + std::to_string(i) + "]";
+      if (!cases[i].is_object()) fail(case_where, "expected {\"NAME\": value, ...} ({} for the base values)");
+      for (const auto& [key, v] : cases[i].items()) {
+        if (std::find(axis.keys.begin(), axis.keys.end(), key) == axis.keys.end()) {
+          if (key == "backend") fail(case_where + ".backend", "the backend is an axis of its own");
+          note_key(key, case_where + "." + key);
+          case_keys_.insert(key);
+          axis.keys.push_back(key);
+        }
+      }
+    }
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      std::vector<std::optional<Value>> step(axis.keys.size());
+      for (std::size_t k = 0; k < axis.keys.size(); ++k) {
+        if (cases[i].contains(axis.keys[k])) {
+          step[k] = value(cases[i].at(axis.keys[k]), where + ".cases[" + std::to_string(i) + "]." + axis.keys[k]);
+        }
+      }
+      axis.steps.push_back(std::move(step));
+    }
+    return axis;
+  }
   if (a.contains("backend")) {
     only_keys(a, where, {"backend"});
     const json& names = a.at("backend");
@@ -149,22 +208,24 @@ Axis SpecReader::axis(const json& a, const std::string& where) {
     axis.keys = {"backend"};
     for (std::size_t i = 0; i < names.size(); ++i) {
       if (!names[i].is_string()) fail(where + ".backend[" + std::to_string(i) + "]", "expected a backend name");
-      axis.steps.push_back({names[i].get<std::string>()});
+      axis.steps.push_back({Value(names[i].get<std::string>())});
     }
     return axis;
   }
   only_keys(a, where, {"param", "values", "linspace", "logspace"});
-  if (!a.contains("param") || !a.at("param").is_string()) fail(where, "expected \"param\": \"NAME\" (or \"zip\", \"backend\")");
+  if (!a.contains("param") || !a.at("param").is_string()) {
+    fail(where, "expected \"param\": \"NAME\" (or \"zip\", \"cases\", \"backend\")");
+  }
   const std::string key = a.at("param").get<std::string>();
   note_key(key, where + ".param");
   axis.keys = {key};
-  for (Value& v : param_values(a, where)) axis.steps.push_back({std::move(v)});
+  for (Value& v : param_values(a, where)) axis.steps.push_back({std::optional<Value>(std::move(v))});
   return axis;
 }
 
 Spec SpecReader::read() {
   only_keys(root_, "", {"backend", "params_file", "params", "duration_s", "output_step_s", "axes", "samples",
-                        "repetitions"});
+                        "repetitions", "metrics"});
   Spec spec;
   spec.file = file_;
   if (root_.contains("params_file")) {
@@ -254,7 +315,7 @@ Spec SpecReader::read() {
   }
   if (total > kMaxPoints) fail("samples", "more than 1000000 points");
   for (const auto& [key, v] : spec.params) {
-    if (keys_.count(key)) fail("params." + key, "also varied by an axis or the samples");
+    if (keys_.count(key) && !case_keys_.count(key)) fail("params." + key, "also varied by an axis or the samples");
   }
   // Samples drawn once per sample index (so every grid point sees the same samples), from
   // std::mt19937_64 with the seed and the standard library's distributions' formulas done here
@@ -301,11 +362,12 @@ Spec SpecReader::read() {
     p.backend = backend_swept ? std::string() : spec.backends[0];
     for (std::size_t a = 0; a < axes.size(); ++a) {
       for (std::size_t k = 0; k < axes[a].keys.size(); ++k) {
-        const Value& v = axes[a].steps[index[a]][k];
+        const std::optional<Value>& v = axes[a].steps[index[a]][k];
+        if (!v) continue;  // a case that leaves the key out
         if (axes[a].keys[k] == "backend") {
-          p.backend = std::get<std::string>(v);
+          p.backend = std::get<std::string>(*v);
         } else {
-          p.params[axes[a].keys[k]] = v;
+          p.params[axes[a].keys[k]] = *v;
         }
       }
     }
@@ -315,20 +377,14 @@ Spec SpecReader::read() {
   if (backend_swept) {
     for (const Axis& a : axes) {
       if (a.keys.size() == 1 && a.keys[0] == "backend") {
-        for (const auto& step : a.steps) spec.backends.push_back(std::get<std::string>(step[0]));
+        for (const auto& step : a.steps) spec.backends.push_back(std::get<std::string>(*step[0]));
       }
     }
   }
 
   // Every point checked as cosim-dynamics will check it, before anything runs.
   for (const Point& p : spec.points) {
-    const auto describe = [&] {
-      std::string text = "point " + p.id + " (backend " + p.backend;
-      for (const std::string& key : spec.swept) {
-        if (key != "backend" && p.params.count(key)) text += ", " + key + "=" + value_text(p.params.at(key));
-      }
-      return text + ")";
-    };
+    const auto describe = [&] { return describe_point(spec, p); };
     const dynamics::registry::BackendEntry* entry = nullptr;
     for (const auto& e : dynamics::registry::backend_registry()) {
       if (e.name == p.backend) entry = &e;
@@ -354,7 +410,95 @@ Spec SpecReader::read() {
       throw util::BadInputError(file_.string() + ": " + describe() + ": " + e.what());
     }
   }
+
+  if (root_.contains("metrics")) {
+    const json& list = root_.at("metrics");
+    if (!list.is_array()) fail("metrics", "expected a list of {\"name\", \"column\", \"stat\", ...}");
+    std::set<std::string> taken{"id", "backend", "repetition", "exit_code", "status", "wall_s", "attempts", "error"};
+    for (const char* m : {"max_dev_x_m", "max_dev_y_m", "max_dev_phi_rad"}) taken.insert(m);
+    for (const Point& p : spec.points) {
+      for (const auto& [key, _] : p.params) taken.insert(key);
+    }
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      ColumnMetric m = metric(list[i], "metrics[" + std::to_string(i) + "]", spec);
+      if (!taken.insert(m.name).second) fail(m.where + ".name", "'" + m.name + "' is already a column of results.csv");
+      spec.metrics.push_back(std::move(m));
+    }
+  }
   return spec;
+}
+
+ColumnMetric SpecReader::metric(const json& m, const std::string& where, const Spec& spec) const {
+  only_keys(m, where, {"name", "column", "columns", "stat", "from_s", "to_s", "against"});
+  ColumnMetric out;
+  out.where = where;
+  if (!m.contains("name") || !m.at("name").is_string()) fail(where + ".name", "expected the metric's name (its results.csv column)");
+  out.name = m.at("name").get<std::string>();
+  const bool name_ok = !out.name.empty() && out.name.size() <= 64 && std::all_of(out.name.begin(), out.name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
+  });
+  if (!name_ok) fail(where + ".name", "expected 1 to 64 letters, digits, '_', '.', '-' (a column and a file name)");
+  if (m.contains("column") == m.contains("columns")) fail(where, "give exactly one of \"column\", \"columns\"");
+  if (m.contains("column")) {
+    if (!m.at("column").is_string() || m.at("column").get<std::string>().empty()) fail(where + ".column", "expected a dynamics.csv column");
+    out.columns = {m.at("column").get<std::string>()};
+  } else {
+    const json& c = m.at("columns");
+    if (!c.is_array() || c.size() < 2) fail(where + ".columns", "expected a list of at least two dynamics.csv columns");
+    for (std::size_t k = 0; k < c.size(); ++k) {
+      if (!c[k].is_string() || c[k].get<std::string>().empty()) fail(where + ".columns[" + std::to_string(k) + "]", "expected a dynamics.csv column");
+      out.columns.push_back(c[k].get<std::string>());
+    }
+  }
+  std::string stats;
+  bool known = false;
+  if (!m.contains("stat") || !m.at("stat").is_string()) fail(where + ".stat", "expected one of the statistics");
+  for (const auto& [text, stat] : kStats) {
+    stats += (stats.empty() ? "" : ", ") + std::string(text);
+    if (m.at("stat").get<std::string>() == text) {
+      out.stat = stat;
+      known = true;
+    }
+  }
+  if (!known) fail(where + ".stat", "'" + m.at("stat").get<std::string>() + "' is none of " + stats);
+  using S = ColumnMetric::Stat;
+  if (out.columns.size() > 1 && out.stat != S::min && out.stat != S::max && out.stat != S::max_abs &&
+      out.stat != S::count_nonzero) {
+    fail(where + ".columns", "several columns take min, max, max_abs or count_nonzero (over all of them); give one column for " +
+                                 m.at("stat").get<std::string>());
+  }
+  if (m.contains("from_s")) out.from_s = number(m.at("from_s"), where + ".from_s");
+  if (m.contains("to_s")) out.to_s = number(m.at("to_s"), where + ".to_s");
+  if (!(out.from_s <= out.to_s)) fail(where, "from_s after to_s");
+  if (!m.contains("against")) return out;
+
+  // The reference of each point: the point with its backend, repetition and values but these.
+  const json& against = m.at("against");
+  if (!against.is_object() || against.empty()) fail(where + ".against", "expected {\"NAME\": value, ...}: the reference's values");
+  for (const auto& [key, v] : against.items()) {
+    if (!keys_.count(key) || key == "backend") {
+      fail(where + ".against." + key, "not a swept parameter (the reference differs from a point in swept values only)");
+    }
+    out.against[key] = value(v, where + ".against." + key);
+  }
+  std::map<std::string, std::size_t> by_key;
+  for (std::size_t i = 0; i < spec.points.size(); ++i) {
+    const Point& p = spec.points[i];
+    by_key.emplace(point_key(p.backend, p.repetition, p.params), i);
+  }
+  for (const Point& p : spec.points) {
+    std::map<std::string, Value> wanted = p.params;
+    for (const auto& [key, v] : out.against) wanted[key] = v;
+    const auto it = by_key.find(point_key(p.backend, p.repetition, wanted));
+    if (it == by_key.end()) {
+      std::string values;
+      for (const auto& [key, v] : out.against) values += (values.empty() ? "" : ", ") + key + "=" + value_text(v);
+      fail(where + ".against", describe_point(spec, p) + " has no reference: no point with " + values +
+                                   " and its other values");
+    }
+    out.reference.push_back(it->second);
+  }
+  return out;
 }
 
 }  // namespace

@@ -68,6 +68,12 @@ std::string plot_script(const std::string& png, const std::string& data, const s
 
 }  // namespace
 
+std::vector<std::string> metric_names(const Spec& spec) {
+  std::vector<std::string> names(kMetricColumns.begin(), kMetricColumns.end());
+  for (const ColumnMetric& m : spec.metrics) names.push_back(m.name);
+  return names;
+}
+
 std::vector<double> run_metrics(const fs::path& run_dir) {
   try {
     const report::RunFacts f = report::read_run(run_dir);
@@ -78,7 +84,8 @@ std::vector<double> run_metrics(const fs::path& run_dir) {
   }
 }
 
-void write_study_report(const Spec& spec, const fs::path& dir, const std::vector<PointResult>& results) {
+void write_study_report(const Spec& spec, const fs::path& dir, const std::vector<PointResult>& results,
+                        const std::vector<std::string>& problems) {
   const fs::path plots = dir / "plots";
   report::refuse_link(plots);
   report::refuse_link(dir / "report.md");
@@ -90,7 +97,7 @@ void write_study_report(const Spec& spec, const fs::path& dir, const std::vector
   for (const std::string& key : spec.swept) {
     if (key != "backend") keys.push_back(key);
   }
-  std::vector<std::string> metrics(kMetricColumns.begin(), kMetricColumns.end());
+  std::vector<std::string> metrics = metric_names(spec);
   metrics.emplace_back("wall_s");
   const auto metric_of = [&](const PointResult& r, std::size_t m) {
     return m == metrics.size() - 1 ? r.wall_s : (m < r.metrics.size() ? r.metrics[m] : kNaN);
@@ -123,7 +130,10 @@ void write_study_report(const Spec& spec, const fs::path& dir, const std::vector
       // A line per value of the other swept parameter, when there is exactly one other.
       std::string series_key;
       std::vector<std::string> series_values;
-      if (keys.size() == 2) {
+      const bool series_everywhere = keys.size() == 2 && std::all_of(spec.points.begin(), spec.points.end(), [&](const Point& p) {
+        return p.params.count(keys[1 - k]) > 0;  // a cases axis may leave it out
+      });
+      if (series_everywhere) {
         series_key = keys[1 - k];
         std::set<std::string> seen;
         for (const Point& p : spec.points) {
@@ -176,22 +186,28 @@ void write_study_report(const Spec& spec, const fs::path& dir, const std::vector
   for (const auto& [status, count] : by_status) md << ", " << count << " " << report::md_text(status);
   md << "; every point's parameters in `points.csv`, its outcome and metrics in `results.csv`, its run in `"
      << "<id>/`.\n\n";
-  for (std::size_t m = 0; m < kMetricColumns.size(); ++m) {
-    const PointResult* best = nullptr;
-    for (const PointResult& r : results) {
-      if (r.ran && m < r.metrics.size() && std::isfinite(r.metrics[m]) &&
-          (best == nullptr || r.metrics[m] < best->metrics[m])) {
-        best = &r;
-      }
-    }
-    if (best == nullptr) continue;
-    md << "- smallest " << kMetricColumns[m] << ": " << value_text(best->metrics[m]) << " at " << best->point->id << " (";
+  for (const std::string& problem : problems) md << "> **Error:** " << report::md_text(problem) << "\n\n";
+  const auto swept_values = [&](const Point& p) {
     std::string params;
     for (const std::string& key : spec.swept) {
-      const std::string v = key == "backend" ? best->point->backend : value_text(best->point->params.at(key));
+      const auto it = p.params.find(key);
+      const std::string v = key == "backend" ? p.backend : it == p.params.end() ? "(base)" : value_text(it->second);
       params += (params.empty() ? "" : ", ") + key + " = " + v;
     }
-    md << report::md_text(params) << ")\n";
+    return report::md_text(params);
+  };
+  // The smallest and largest value of each metric, and where.
+  for (std::size_t m = 0; m + 1 < metrics.size(); ++m) {
+    const PointResult *lo = nullptr, *hi = nullptr;
+    for (const PointResult& r : results) {
+      if (!r.ran || m >= r.metrics.size() || !std::isfinite(r.metrics[m])) continue;
+      if (lo == nullptr || r.metrics[m] < lo->metrics[m]) lo = &r;
+      if (hi == nullptr || r.metrics[m] > hi->metrics[m]) hi = &r;
+    }
+    if (lo == nullptr) continue;
+    md << "- " << report::md_text(metrics[m]) << ": smallest " << value_text(lo->metrics[m]) << " at " << lo->point->id
+       << " (" << swept_values(*lo->point) << "), largest " << value_text(hi->metrics[m]) << " at " << hi->point->id
+       << " (" << swept_values(*hi->point) << ")\n";
   }
   md << "\n";
   if (!no_plots.empty()) md << "> **Note:** no plots: " << report::md_text(no_plots) << "\n\n";

@@ -190,6 +190,61 @@ TEST_F(SweepRun, MetricsAreTheReportsAndEachIsDrawnAgainstTheSweptParameters) {
   EXPECT_TRUE(contains(read_file(study() / "report.md"), "4 points, 4 ok"));
 }
 
+// The sweep file's own metrics, checked against the runs' dynamics.csv read here (test::read_csv,
+// not the sweep's reader): a peak over three columns, a difference to the reference point row by
+// row; a column no run has is exit 2 after the tables are written, and a fixed file with
+// --resume tabulates again without running anything.
+TEST_F(SweepRun, TheFilesOwnMetricsComeFromTheRunsAndTheirReferences) {
+  const std::string base = R"({"backend": "robotino", "duration_s": 1, "output_step_s": 0.05,
+      "axes": [{"cases": [{}, {"mass_kg": 13}]}, {"param": "solver_rtol", "values": [1e-4, 1e-6, 1e-9]}],
+      "metrics": [{"name": "dx_m", "column": "Robotino/x_m", "stat": "max_abs", "from_s": 0.5, "against": {"solver_rtol": 1e-9}},
+                  {"name": "i_peak_A", "columns": ["i1_A", "i2_A", "i3_A"], "stat": "max_abs"})";
+  std::ofstream(tmp_.path() / "study.json") << base << "]}";
+  auto p = sweep({});
+  ASSERT_EQ(finish(*p, "cosim-sweep", 60), 0) << p->err();
+  auto rows = read_rows(study() / "results.csv");
+  ASSERT_EQ(rows.size(), 7u);
+  const auto& head = rows[0];
+  ASSERT_EQ(head[head.size() - 3], "dx_m");
+  ASSERT_EQ(head[head.size() - 2], "i_peak_A");
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    const std::string& id = rows[i][0];
+    const std::string ref_id = i <= 3 ? "p0002" : "p0005";  // the same case at 1e-9
+    const Csv run = read_csv(study() / id / "dynamics.csv"), ref = read_csv(study() / ref_id / "dynamics.csv");
+    const auto t = run.values("t_s"), x = run.values("Robotino/x_m"), x_ref = ref.values("Robotino/x_m");
+    ASSERT_EQ(x.size(), x_ref.size());
+    double dx = 0, peak = 0;
+    for (std::size_t k = 0; k < x.size(); ++k) {
+      if (t[k] >= 0.5 - 1e-9) dx = std::max(dx, std::abs(x[k] - x_ref[k]));
+    }
+    for (const char* c : {"i1_A", "i2_A", "i3_A"}) {
+      for (const double v : run.values(c)) peak = std::max(peak, std::abs(v));
+    }
+    EXPECT_EQ(std::stod(rows[i][head.size() - 3]), dx) << id;
+    EXPECT_EQ(std::stod(rows[i][head.size() - 2]), peak) << id;
+    if (id == ref_id) EXPECT_EQ(rows[i][head.size() - 3], "0");
+  }
+  EXPECT_GT(std::stod(rows[1][head.size() - 3]), 0) << "1e-4 differs from 1e-9";
+
+  // A column no run has: exit 2 naming it, the tables written, nothing run again.
+  std::ofstream(tmp_.path() / "study.json") << base
+                                            << R"(, {"name": "bad", "column": "no_such_column", "stat": "final"}]})";
+  auto bad = sweep({"--resume"});
+  ASSERT_EQ(finish(*bad, "cosim-sweep --resume", 60), util::kExitBadInput) << bad->err();
+  EXPECT_TRUE(contains(bad->err(), "metrics[2] (bad): no column 'no_such_column' in ")) << bad->err();
+  EXPECT_TRUE(contains(bad->err(), "fix the sweep file and --resume to tabulate again")) << bad->err();
+  EXPECT_TRUE(contains(read_file(study() / "report.md"), "**Error:**"));
+  rows = read_rows(study() / "results.csv");
+  ASSERT_EQ(rows.size(), 7u);
+  const auto attempts = std::find(rows[0].begin(), rows[0].end(), "attempts") - rows[0].begin();
+  ASSERT_LT(attempts, static_cast<std::ptrdiff_t>(rows[0].size()));
+  for (std::size_t i = 1; i < rows.size(); ++i) EXPECT_EQ(rows[i][attempts], "1") << "not run again";
+  std::ofstream(tmp_.path() / "study.json") << base << "]}";
+  auto fixed = sweep({"--resume"});
+  ASSERT_EQ(finish(*fixed, "cosim-sweep --resume", 60), 0) << fixed->err();
+  EXPECT_FALSE(contains(read_file(study() / "report.md"), "**Error:**"));
+}
+
 // The pid of the cosim-dynamics whose command line holds `needle`, or 0.
 pid_t dynamics_pid(const std::string& needle) {
   for (const auto& entry : fs::directory_iterator("/proc")) {

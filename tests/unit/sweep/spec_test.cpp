@@ -71,6 +71,34 @@ TEST(SweepSpec, ZippedAxesGoInStepAndBackendsCanBeAnAxis) {
   EXPECT_EQ(backends.backends, (std::vector<std::string>{"robotino", "mecanum4", "omniwheel"}));
 }
 
+TEST(SweepSpec, CasesSetTheirKeysAndLeaveTheRestToTheBase) {
+  const Spec s = parse(R"({"backend": "robotino", "params": {"mass_kg": 11},
+    "axes": [{"param": "solver_rtol", "values": [1e-6, 1e-8]},
+             {"cases": [{}, {"mass_kg": 8.8}, {"yaw_inertia_kg_m2": 0.15, "mass_kg": 13.2}]}]})");
+  ASSERT_EQ(s.points.size(), 6u);
+  EXPECT_EQ(s.swept, (std::vector<std::string>{"solver_rtol", "mass_kg", "yaw_inertia_kg_m2"}));
+  EXPECT_EQ(number(s.points[0], "mass_kg"), 11) << "the base value where a case leaves the key out";
+  EXPECT_EQ(s.points[0].params.count("yaw_inertia_kg_m2"), 0u) << "the backend's default";
+  EXPECT_EQ(number(s.points[1], "mass_kg"), 8.8);
+  EXPECT_EQ(number(s.points[5], "mass_kg"), 13.2);
+  EXPECT_EQ(number(s.points[5], "yaw_inertia_kg_m2"), 0.15);
+  EXPECT_EQ(number(s.points[5], "solver_rtol"), 1e-8);
+}
+
+TEST(SweepSpec, AMetricAgainstAReferenceFindsItsPointForEveryPoint) {
+  const Spec s = parse(R"({"backend": "robotino",
+    "axes": [{"param": "mass_kg", "values": [9, 11]}, {"param": "solver_rtol", "values": [1e-6, 1e-8, 1e-12]}],
+    "metrics": [{"name": "dx_m", "column": "Robotino/x_m", "stat": "max_abs", "from_s": 5, "against": {"solver_rtol": 1e-12}},
+                {"name": "i_peak_A", "columns": ["i1_A", "i2_A", "i3_A"], "stat": "max_abs", "to_s": 0.6}]})");
+  ASSERT_EQ(s.metrics.size(), 2u);
+  const ColumnMetric& dx = s.metrics[0];
+  EXPECT_EQ(dx.stat, ColumnMetric::Stat::max_abs);
+  EXPECT_EQ(dx.from_s, 5);
+  EXPECT_EQ(dx.reference, (std::vector<std::size_t>{2, 2, 2, 5, 5, 5})) << "the same mass at 1e-12";
+  EXPECT_TRUE(s.metrics[1].reference.empty());
+  EXPECT_EQ(s.metrics[1].columns.size(), 3u);
+}
+
 TEST(SweepSpec, RandomSamplesAreTheSameForTheSameSeedAndEveryGridPoint) {
   const std::string text = R"({"backend": "robotino", "axes": [{"param": "pid_kp_V_s_per_rad", "values": [5, 7]}],
     "samples": {"count": 200, "seed": 42, "params": {"mass_kg": {"uniform": [10, 12]}, "yaw_inertia_kg_m2": {"normal": [0.6, 0.01]}}}})";
@@ -103,7 +131,7 @@ TEST(SweepSpec, EveryMistakeIsOneLineNamingTheFileAndTheKey) {
   EXPECT_THAT(error_of("{"), HasSubstr("study.json: not JSON: "));
   EXPECT_EQ(error_of(R"({"backend": "robotino", "axis": []})"),
             "study.json: axis: unknown key (allowed: backend, params_file, params, duration_s, output_step_s, axes, "
-            "samples, repetitions)");
+            "samples, repetitions, metrics)");
   EXPECT_EQ(error_of(R"({"axes": []})"), "study.json: backend: missing: the backend every point runs");
   EXPECT_EQ(error_of(R"({"backend": "robotino", "axes": [{"param": "mass_kg", "linspace": [1, 2]}]})"),
             "study.json: axes[0].linspace: expected [from, to, count] with an integer count >= 2");
@@ -124,6 +152,38 @@ TEST(SweepSpec, EveryMistakeIsOneLineNamingTheFileAndTheKey) {
             "study.json: samples.params.mass_kg.uniform: expected low < high");
   EXPECT_EQ(error_of(R"({"backend": "robotino", "axes": [{"param": "mass_kg", "values": [9, "heavy"]}]})").substr(0, 50),
             std::string("study.json: point p0001 (backend robotino, mass_kg").substr(0, 50));
+}
+
+TEST(SweepSpec, EveryMistakeInCasesAndMetricsIsOneLineNamingTheKey) {
+  const std::string axes = R"("backend": "robotino", "axes": [{"param": "solver_rtol", "values": [1e-6, 1e-12]}])";
+  EXPECT_EQ(error_of(R"({"backend": "robotino", "axes": [{"cases": []}]})"),
+            "study.json: axes[0].cases: expected a non-empty list of {\"NAME\": value, ...}");
+  EXPECT_EQ(error_of(R"({"backend": "robotino", "axes": [{"param": "mass_kg", "values": [9]}, {"cases": [{"mass_kg": 2}]}]})"),
+            "study.json: axes[1].cases[0].mass_kg: parameter 'mass_kg' is varied twice");
+  EXPECT_EQ(error_of(R"({"backend": "robotino", "axes": [{"cases": [{"backend": "mecanum4"}]}]})"),
+            "study.json: axes[0].cases[0].backend: the backend is an axis of its own");
+  EXPECT_EQ(error_of("{" + axes + R"(, "metrics": [{"name": "x", "column": "a", "stat": "median"}]})"),
+            "study.json: metrics[0].stat: 'median' is none of initial, final, min, max, max_abs, mean, rms, integral, "
+            "first_nonzero_t, count_nonzero");
+  EXPECT_EQ(error_of("{" + axes + R"(, "metrics": [{"name": "x y", "column": "a", "stat": "max"}]})"),
+            "study.json: metrics[0].name: expected 1 to 64 letters, digits, '_', '.', '-' (a column and a file name)");
+  EXPECT_EQ(error_of("{" + axes + R"(, "metrics": [{"name": "status", "column": "a", "stat": "max"}]})"),
+            "study.json: metrics[0].name: 'status' is already a column of results.csv");
+  EXPECT_EQ(error_of("{" + axes + R"(, "metrics": [{"name": "x", "column": "a", "columns": ["a", "b"], "stat": "max"}]})"),
+            "study.json: metrics[0]: give exactly one of \"column\", \"columns\"");
+  EXPECT_EQ(error_of("{" + axes + R"(, "metrics": [{"name": "x", "columns": ["a", "b"], "stat": "final"}]})"),
+            "study.json: metrics[0].columns: several columns take min, max, max_abs or count_nonzero (over all of them); "
+            "give one column for final");
+  EXPECT_EQ(error_of("{" + axes + R"(, "metrics": [{"name": "x", "column": "a", "stat": "max", "from_s": 2, "to_s": 1}]})"),
+            "study.json: metrics[0]: from_s after to_s");
+  EXPECT_EQ(error_of("{" + axes + R"(, "metrics": [{"name": "x", "column": "a", "stat": "max", "against": {"mass_kg": 9}}]})"),
+            "study.json: metrics[0].against.mass_kg: not a swept parameter (the reference differs from a point in swept "
+            "values only)");
+  EXPECT_EQ(error_of("{" + axes + R"(, "metrics": [{"name": "x", "column": "a", "stat": "max", "against": {"solver_rtol": 1e-10}}]})"),
+            "study.json: metrics[0].against: point p0000 (backend robotino, solver_rtol=1e-06) has no reference: no point "
+            "with solver_rtol=1e-10 and its other values");
+  EXPECT_EQ(error_of("{" + axes + R"(, "metrics": [{"name": "a", "column": "a", "stat": "max"}, {"name": "a", "column": "b", "stat": "max"}]})"),
+            "study.json: metrics[1].name: 'a' is already a column of results.csv");
 }
 
 TEST(SweepSpec, EveryPointIsCheckedAgainstItsBackendBeforeAnythingRuns) {

@@ -4,6 +4,7 @@
 /// into points, each one cosim-dynamics run. Every point is checked against the backend's
 /// declared parameters before anything runs.
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -31,6 +32,22 @@ struct Point {
   int repetition = 0;   ///< 0 .. repetitions-1
 };
 
+/// A number of the study's own, computed from each point's dynamics.csv (docs/sweeps.md,
+/// "Metrics"): a statistic of one column, or of several together, over a window of time; with
+/// `against`, of the row-by-row difference to another point of the study, its reference.
+struct ColumnMetric {
+  enum class Stat { initial, final, min, max, max_abs, mean, rms, integral, first_nonzero_t, count_nonzero };
+  std::string name;                  ///< its results.csv column
+  std::string where;                 ///< "metrics[2]", for messages
+  std::vector<std::string> columns;  ///< dynamics.csv columns; several only for min, max, max_abs, count_nonzero (over all of them)
+  Stat stat = Stat::final;
+  double from_s = -1e300, to_s = 1e300;  ///< the rows looked at: from_s <= t_s <= to_s (1 ns of slack)
+  std::map<std::string, Value> against;  ///< the reference's values of swept parameters (empty: none)
+  /// With `against`: per point (Spec::points order), the index of its reference point, the one
+  /// with the same backend, repetition and values but these.
+  std::vector<std::size_t> reference;
+};
+
 /// The sweep file, as read.
 struct Spec {
   std::filesystem::path file;  ///< where it was read (messages; relative paths are from its folder)
@@ -40,6 +57,7 @@ struct Spec {
   std::optional<double> duration_s, output_step_s;
   std::vector<Point> points;  ///< expanded, in order (the first axis slowest)
   std::vector<std::string> swept;  ///< the keys the axes and samples vary, in their order ("backend" first if swept)
+  std::vector<ColumnMetric> metrics;  ///< the file's own metrics, in its order
 };
 
 /// Largest sweep file read [bytes] and most points expanded: a study this big is a mistake.

@@ -18,6 +18,9 @@ namespace cosim::sweep {
 /// run has none.
 inline constexpr std::array<const char*, 3> kMetricColumns = {"max_dev_x_m", "max_dev_y_m", "max_dev_phi_rad"};
 
+/// Every metric column of results.csv, in order: kMetricColumns, then the sweep file's own.
+std::vector<std::string> metric_names(const Spec& spec);
+
 /// A run folder's metrics (kMetricColumns order); NaN for what it does not have, or for a
 /// folder the report cannot read.
 std::vector<double> run_metrics(const std::filesystem::path& run_dir);
@@ -31,12 +34,14 @@ struct PointResult {
   double wall_s = 0;
   int attempts = 0;
   std::string error;
-  std::vector<double> metrics;  ///< kMetricColumns order
+  std::vector<double> metrics;  ///< metric_names order
 };
 
 /// Writes DIR/plots/*.png (each metric with a value, and the wall time, against each swept
 /// numeric parameter; one line per value of a second swept parameter) and DIR/report.md.
-/// Without gnuplot the report says so and lists no plots. Throws util::OutputError.
-void write_study_report(const Spec& spec, const std::filesystem::path& dir, const std::vector<PointResult>& results);
+/// Without gnuplot the report says so and lists no plots. `problems`: the sweep file's metrics
+/// the runs could not give (metrics.hpp), listed first. Throws util::OutputError.
+void write_study_report(const Spec& spec, const std::filesystem::path& dir, const std::vector<PointResult>& results,
+                        const std::vector<std::string>& problems = {});
 
 }  // namespace cosim::sweep
