@@ -144,20 +144,32 @@ class Runner:
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
             return list(pool.map(lambda job: self.run(**job), jobs))
 
-    def many_with_drives(self, jobs, fine_for=None):
-        """Runs each job, and the drives of those in fine_for (indices; default all) again at the
-        fine output step: [(columns, fine drive columns or None)]."""
-        fine_for = range(len(jobs)) if fine_for is None else fine_for
-        fine = [dict(jobs[k], output_step=step, columns=DRIVE_COLUMNS, **extra) for k in fine_for
+    def fine_jobs(self, job):
+        """The two runs of a job's drives at the fine output step: the start, then the rest."""
+        return [dict(job, output_step=step, columns=DRIVE_COLUMNS, **extra)
                 for step, extra in ((FINE_START_STEP_S, {"duration": FINE_START_S}),
                                     (FINE_STEP_S, {"t_after": FINE_START_S}))]
-        results = self.many([*jobs, *fine])
-        joined = [(cols, None) for cols in results[:len(jobs)]]
-        for n, k in enumerate(fine_for):
-            start, rest = results[len(jobs) + 2 * n], results[len(jobs) + 2 * n + 1]
-            failed = start if "error" in start else rest if "error" in rest else None
-            joined[k] = (joined[k][0], failed or {name: start[name] + rest[name] for name in ("t_s", *DRIVE_COLUMNS)})
+
+    def many_with_drives(self, jobs):
+        """Runs each job, and its drives again at the fine output step: [(columns, fine drive
+        columns or the failed run)]."""
+        results = self.many([*jobs, *(run for job in jobs for run in self.fine_jobs(job))])
+        joined = []
+        for k, cols in enumerate(results[:len(jobs)]):
+            start, rest = results[len(jobs) + 2 * k], results[len(jobs) + 2 * k + 1]
+            joined.append((cols, join_fine(start, rest)))
         return joined
+
+
+def join_fine(start, rest):
+    """The two fine runs of one job joined (or the one that failed)."""
+    failed = start if "error" in start else rest if "error" in rest else None
+    return failed or {name: start[name] + rest[name] for name in ("t_s", *DRIVE_COLUMNS)}
+
+
+def fine_drives(r, job):
+    """A job's drives at the fine output step."""
+    return join_fine(*r.many(r.fine_jobs(job)))
 
 
 def after(cols, name, t_from=TRANSIENT_END_S):
@@ -257,45 +269,59 @@ def study_start(r, tol):
     table(["start", "max \\|ΔX\\| [m]", "max \\|ΔY\\| [m]", "max \\|Δφ\\| [rad]", "peak \\|u\\| [V]", "peak \\|i\\| [A]"], rows)
 
 
-def contact_mismatches(a, b):
-    return sum(1 for i in (1, 2, 3) for x, y in zip(a[f"contact{i}"], b[f"contact{i}"]) if x != y)
+def sweep(bin_dir, work, name):
+    """Runs examples/sweeps/<name>.json with cosim-sweep (docs/sweeps.md); its results.csv rows
+    (dicts, in id order): the runs, the report's deviation and the files' own metrics."""
+    out = os.path.join(work, name)
+    spec = os.path.join(ROOT, "examples", "sweeps", f"{name}.json")
+    done = subprocess.run([os.path.join(bin_dir, "cosim-sweep"), spec, "-o", out], capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"robotino_study: cosim-sweep {spec} failed (exit {done.returncode}): {done.stderr.strip()}")
+    with open(os.path.join(out, "results.csv"), newline="") as f:
+        return list(csv.DictReader(f))
 
 
-def study_convergence(r, seed, label):
-    # Run against run, sample by sample: the report measures one run (against its reference);
-    # its --compare only draws two runs' deviations and has no --json.
-    print(f"### Convergence: {label}, difference to tolerances 1e-12 (max over the 50 s)\n")
-    tols = [1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 1e-12]
-    jobs = [dict(params={"solver_rtol": t, "solver_atol": t}, seed=seed) for t in tols]
-    both = r.many_with_drives(jobs, fine_for=[len(jobs) - 1])
-    results = [cols for cols, _ in both]
-    ref, ref_fine = both[-1]
-    # The differences are taken on the 0.02 s samples: in % of the largest value on those samples
-    # (the rose's scale, as RobotinoConvergence asks); the converged peaks below are the fine ones.
-    i_peak = peak_wheels(ref, "i", "_A")
-    u_peak = peak_wheels(ref, "u", "_V")
-    rows = []
-    for t, cols in zip(tols[:-1], results[:-1]):
-        if "error" in cols:
-            rows.append([f"{t:g}", "fails: " + cols["error"][:50]] + [""] * 7)
-            continue
-        pose = max(max(abs(a - b) for a, b in zip(cols[n], ref[n])) for n in ("dx_m", "dy_m"))
-        phi = max(abs(a - b) for a, b in zip(cols["dphi_rad"], ref["dphi_rad"]))
-        di = max(max(abs(a - b) for a, b in zip(cols[f"i{k}_A"], ref[f"i{k}_A"])) for k in (1, 2, 3))
-        du = max(max(abs(a - b) for a, b in zip(cols[f"u{k}_V"], ref[f"u{k}_V"])) for k in (1, 2, 3))
-        e_in = abs(cols["energy_in_J"][-1] - ref["energy_in_J"][-1])
-        rows.append([f"{t:g}", g(pose), g(phi), f"{g(di)} ({100 * di / i_peak:.2g} %)",
-                     f"{g(du)} ({100 * du / u_peak:.2g} %)",
-                     f"{g(e_in)} ({100 * e_in / abs(ref['energy_in_J'][-1]):.2g} %)",
-                     g(abs(cols["energy_balance_J"][-1])), str(contact_mismatches(cols, ref)),
-                     f"{cols['wall_s']:.2f}"])
-    table(["tolerance", "pose [m]", "φ [rad]", "currents [A]", "voltages [V]", "energy in [J]",
-           "balance residual [J]", "contact samples wrong", "wall [s]"], rows)
-    print(f"Converged (1e-12): peak \\|i\\| {peak_cell(ref_fine, 'i', '_A', ' A')}, peak \\|u\\| "
-          f"{peak_cell(ref_fine, 'u', '_V', ' V')} (fine output step); currents and voltages "
-          f"in % of their largest \\|·\\| on the 0.02 s samples compared, {g(i_peak)} A and {g(u_peak)} V; "
-          f"energy in {g(ref['energy_in_J'][-1])} J, deviation after 5 s: "
-          f"{', '.join(g(v) for v in deviation(r, ref))} (m, m, rad).\n")
+def sweep_dev_cells(row):
+    if row["status"] != "ok":
+        return ["fails: " + row["error"][:60], "", ""]
+    return [g(float(row[k])) for k in ("max_dev_x_m", "max_dev_y_m", "max_dev_phi_rad")]
+
+
+def study_convergence(r, bin_dir):
+    # examples/sweeps/robotino_convergence.json: both configurations at each tolerance, each
+    # point's differences to its configuration's run at 1e-12 computed by the sweep, sample by
+    # sample. Only the converged peaks at the fine output step (a sampling a sweep has not) are
+    # run here.
+    rows = sweep(bin_dir, r.work, "robotino_convergence")
+    half = len(rows) // 2
+    for seed, label, group in ((True, "seed-literal configuration", rows[:half]),
+                               (False, "default configuration", rows[half:])):
+        print(f"### Convergence: {label}, difference to tolerances 1e-12 (max over the 50 s)\n")
+        ref = group[-1]
+        if ref["status"] != "ok":
+            sys.exit(f"robotino_study: the converged run {ref['id']} failed: {ref['error']}")
+        ref_fine = fine_drives(r, dict(params={"solver_rtol": 1e-12, "solver_atol": 1e-12}, seed=seed))
+        # The differences are taken on the 0.02 s samples: in % of the largest value on those
+        # samples (the rose's scale, as RobotinoConvergence asks); the converged peaks below are the fine ones.
+        i_peak, u_peak, e_ref = (float(ref[k]) for k in ("current_peak_A", "voltage_peak_V", "energy_in_J"))
+        table_rows = []
+        for row in group[:-1]:
+            tol = f"{float(row['solver_rtol']):g}"
+            if row["status"] != "ok":
+                table_rows.append([tol, "fails: " + row["error"][:50]] + [""] * 7)
+                continue
+            di, du, e_in = float(row["current_diff_A"]), float(row["voltage_diff_V"]), abs(float(row["energy_in_diff_J"]))
+            table_rows.append([tol, g(float(row["pose_diff_m"])), g(float(row["phi_diff_rad"])),
+                               f"{g(di)} ({100 * di / i_peak:.2g} %)", f"{g(du)} ({100 * du / u_peak:.2g} %)",
+                               f"{g(e_in)} ({100 * e_in / abs(e_ref):.2g} %)", g(abs(float(row["balance_residual_J"]))),
+                               f"{float(row['contact_samples_wrong']):.0f}", f"{float(row['wall_s']):.2f}"])
+        table(["tolerance", "pose [m]", "φ [rad]", "currents [A]", "voltages [V]", "energy in [J]",
+               "balance residual [J]", "contact samples wrong", "wall [s]"], table_rows)
+        print(f"Converged (1e-12): peak \\|i\\| {peak_cell(ref_fine, 'i', '_A', ' A')}, peak \\|u\\| "
+              f"{peak_cell(ref_fine, 'u', '_V', ' V')} (fine output step); currents and voltages "
+              f"in % of their largest \\|·\\| on the 0.02 s samples compared, {g(i_peak)} A and {g(u_peak)} V; "
+              f"energy in {g(e_ref)} J, deviation after 5 s: "
+              f"{', '.join(sweep_dev_cells(ref))} (m, m, rad).\n")
 
 
 def study_transient(r):
@@ -334,40 +360,20 @@ def study_transient(r):
            "settled to 1 % [s]", "offset \\|ΔX\\| [m]", "\\|ΔY\\| [m]", "\\|Δφ\\| [rad]"], rows)
 
 
-def study_sensitivity(r, tol):
-    print(f"### Sensitivity, tolerances {tol:g}: max deviation after 5 s with one value changed\n")
-    base = {"solver_rtol": tol, "solver_atol": tol}
-    changes = [
-        ("as shipped", {}),
-        ("mass 11 → 8.8 kg (−20 %)", {"mass_kg": 8.8}),
-        ("mass 11 → 13.2 kg (+20 %)", {"mass_kg": 13.2}),
-        ("yaw inertia 0.188 → 0.15 kg·m² (−20 %)", {"yaw_inertia_kg_m2": 0.1504}),
-        ("yaw inertia 0.188 → 0.226 kg·m² (+20 %)", {"yaw_inertia_kg_m2": 0.2256}),
-        ("r_max 12 → 9.6 mm (−20 %)", {"roller_max_radius_m": 0.0096}),
-        ("r_max 12 → 14.4 mm (+20 %)", {"roller_max_radius_m": 0.0144}),
-        ("wheel inertia ×2", {"wheel_inertia_kg_m2": 4e-4}),
-        ("roller inertia 0", {"roller_inertia_kg_m2": 0.0}),
-    ]
-    seed_gain = {}
-    with open(SEED_PARAMS) as f:
-        for line in f:
-            line = line.split("#")[0].strip()
-            if line.startswith("pid_k"):
-                key, value = (s.strip() for s in line.split("="))
-                seed_gain[key] = float(value)
-    for key in ("pid_ki_V_per_rad", "pid_kp_V_s_per_rad"):
-        for factor in (0.8, 1.25):
-            changes.append((f"{key.split('_')[1].capitalize()} ×{factor:g}", {key: seed_gain[key] * factor}))
-    jobs = []
-    for _, extra in changes:
-        jobs.append(dict(params={**base, **extra}, seed=True))
-        jobs.append(dict(params={**base, **{k: v for k, v in extra.items() if not k.startswith("pid_k")}}))
-    results = r.many(jobs)
-    rows = []
-    for n, (name, extra) in enumerate(changes):
-        seed_cols, ours_cols = results[2 * n], results[2 * n + 1]
-        ours = dev_cells(r, ours_cols) if not any(k.startswith("pid_k") for k in extra) else ["—"] * 3
-        rows.append([name, *dev_cells(r, seed_cols), *ours])
+def study_sensitivity(r, bin_dir):
+    # examples/sweeps/robotino_sensitivity_seed.json (the seed-literal configuration, all the
+    # changes) and robotino_sensitivity.json (ours, the plant's changes): cases axes in this order.
+    print("### Sensitivity, tolerances 1e-10: max deviation after 5 s with one value changed\n")
+    changes = ["as shipped", "mass 11 → 8.8 kg (−20 %)", "mass 11 → 13.2 kg (+20 %)",
+               "yaw inertia 0.188 → 0.15 kg·m² (−20 %)", "yaw inertia 0.188 → 0.226 kg·m² (+20 %)",
+               "r_max 12 → 9.6 mm (−20 %)", "r_max 12 → 14.4 mm (+20 %)", "wheel inertia ×2", "roller inertia 0",
+               "Ki ×0.8", "Ki ×1.25", "Kp ×0.8", "Kp ×1.25"]
+    seed_rows = sweep(bin_dir, r.work, "robotino_sensitivity_seed")
+    ours_rows = sweep(bin_dir, r.work, "robotino_sensitivity")
+    if len(seed_rows) != len(changes) or len(ours_rows) != len(changes) - 4:
+        sys.exit("robotino_study: the sensitivity sweep files no longer have the cases this table names")
+    rows = [[name, *sweep_dev_cells(seed), *(sweep_dev_cells(ours_rows[n]) if n < len(ours_rows) else ["—"] * 3)]
+            for n, (name, seed) in enumerate(zip(changes, seed_rows))]
     table(["change", "seed-literal \\|ΔX\\| [m]", "\\|ΔY\\| [m]", "\\|Δφ\\| [rad]", "ours \\|ΔX\\| [m]", "\\|ΔY\\| [m]",
            "\\|Δφ\\| [rad]"], rows)
 
@@ -440,12 +446,11 @@ def main():
         if "start" in studies:
             study_start(r, 1e-10)
         if "convergence" in studies:
-            study_convergence(r, True, "seed-literal configuration")
-            study_convergence(r, False, "default configuration")
+            study_convergence(r, args.bin)
         if "transient" in studies:
             study_transient(r)
         if "sensitivity" in studies:
-            study_sensitivity(r, 1e-10)
+            study_sensitivity(r, args.bin)
         if "mujoco" in studies:
             study_mujoco(r, args.bin)
 

@@ -23,20 +23,32 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // and a 50 s Robotino table at 0.02 s is about 1 MB.
 constexpr std::size_t kCachedReferences = 64;
 
+std::string what_of(const ColumnMetric& metric) { return metric.where + " (" + metric.name + ")"; }
+
+std::string no_column(const std::string& what, const util::CsvTable& table, const std::string& name) {
+  std::vector<std::string> some(table.columns().begin(),
+                                table.columns().begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(12, table.columns().size())));
+  return what + ": no column '" + name + "' in " + table.path().string() + " (it has " + util::join(some) +
+         (table.columns().size() > 12 ? ", …" : "") + ")";
+}
+
 std::span<const double> column_of(const util::CsvTable& table, const std::string& name, const std::string& what) {
-  if (!table.has(name)) {
-    std::vector<std::string> some(table.columns().begin(),
-                                  table.columns().begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(12, table.columns().size())));
-    throw util::BadInputError(what + ": no column '" + name + "' in " + table.path().string() + " (it has " +
-                              util::join(some) + (table.columns().size() > 12 ? ", …" : "") + ")");
-  }
+  if (!table.has(name)) throw util::BadInputError(no_column(what, table, name));
   return table.column(name);
+}
+
+// The first of the metric's columns a table lacks, as a message; empty when it has them all.
+std::string first_missing(const ColumnMetric& metric, const util::CsvTable& table) {
+  for (const std::string& c : metric.columns) {
+    if (!table.has(c)) return no_column(what_of(metric), table, c);
+  }
+  return {};
 }
 
 }  // namespace
 
 double evaluate(const ColumnMetric& metric, const util::CsvTable& run, const util::CsvTable* reference) {
-  const std::string what = metric.where + " (" + metric.name + ")";
+  const std::string what = what_of(metric);
   const auto t = column_of(run, "t_s", what);
   std::vector<std::span<const double>> values, minus;
   for (const std::string& c : metric.columns) {
@@ -126,6 +138,10 @@ MetricValues column_metrics(const Spec& spec, const fs::path& dir, const std::ve
     return &cache.emplace(i, std::move(*table)).first->second;
   };
   std::set<std::size_t> reported;  // one problem line per metric
+  // A column only some runs have (a backend axis: not every backend writes energies) leaves
+  // the others' cells empty; a column no run has is a mistake in the file.
+  std::vector<bool> found(spec.metrics.size(), false);
+  std::vector<std::string> missing(spec.metrics.size());
   for (std::size_t i = 0; i < spec.points.size(); ++i) {
     if (!finished[i]) continue;
     std::optional<util::CsvTable> own;
@@ -149,12 +165,22 @@ MetricValues column_metrics(const Spec& spec, const fs::path& dir, const std::ve
         const std::size_t r = metric.reference[i];
         if (!finished[r] || (ref = (r == i ? run : reference_table(r))) == nullptr) continue;
       }
+      std::string lacks = first_missing(metric, *run);
+      if (lacks.empty() && ref != nullptr) lacks = first_missing(metric, *ref);
+      if (!lacks.empty()) {
+        if (missing[m].empty()) missing[m] = spec.file.string() + ": " + lacks;
+        continue;
+      }
+      found[m] = true;
       try {
         out.values[i][m] = evaluate(metric, *run, ref);
-      } catch (const util::BadInputError& e) {
+      } catch (const util::BadInputError& e) {  // runs at other output times
         if (reported.insert(m).second) out.problems.push_back(spec.file.string() + ": " + e.what());
       }
     }
+  }
+  for (std::size_t m = 0; m < spec.metrics.size(); ++m) {
+    if (!found[m] && !missing[m].empty()) out.problems.push_back(missing[m]);
   }
   return out;
 }

@@ -245,6 +245,29 @@ TEST_F(SweepRun, TheFilesOwnMetricsComeFromTheRunsAndTheirReferences) {
   EXPECT_FALSE(contains(read_file(study() / "report.md"), "**Error:**"));
 }
 
+// The repository's own studies (examples/sweeps/, which scripts/robotino_study.py and
+// scripts/omniwheel_study.py run) stay valid sweep files; the regression over every backend's
+// default configuration runs, every point ok.
+TEST_F(SweepRun, TheRepositorysSweepFilesAreValidAndTheRegressionOverBackendsPasses) {
+  int files = 0;
+  for (const auto& entry : fs::directory_iterator(fs::path(COSIM_EXAMPLES_DIR) / "sweeps")) {
+    if (entry.path().extension() != ".json") continue;
+    ++files;
+    Process check(kBinDir / "cosim-sweep", {entry.path().string(), "-o", (tmp_.path() / "unused").string(), "--check"},
+                  tmp_.path() / ("check" + std::to_string(files)));
+    EXPECT_EQ(finish(check, "cosim-sweep --check", 30), 0) << entry.path() << "\n" << check.err();
+  }
+  EXPECT_GE(files, 7);
+  Process regression(kBinDir / "cosim-sweep",
+                     {(fs::path(COSIM_EXAMPLES_DIR) / "sweeps" / "regression_backends.json").string(), "-o", study().string()},
+                     tmp_.path() / "regression");
+  ASSERT_EQ(finish(regression, "cosim-sweep regression_backends.json", 120), 0) << regression.err();
+  const auto rows = read_rows(study() / "results.csv");
+  const auto status = std::find(rows[0].begin(), rows[0].end(), "status") - rows[0].begin();
+  ASSERT_EQ(rows.size(), 8u) << "a point per backend";
+  for (std::size_t i = 1; i < rows.size(); ++i) EXPECT_EQ(rows[i][status], "ok") << rows[i][1];
+}
+
 // The pid of the cosim-dynamics whose command line holds `needle`, or 0.
 pid_t dynamics_pid(const std::string& needle) {
   for (const auto& entry : fs::directory_iterator("/proc")) {

@@ -120,5 +120,28 @@ TEST_F(SweepMetrics, ANanInTheWindowGivesNoValue) {
   EXPECT_EQ(evaluate(before, t, nullptr), 1);
 }
 
+// A study whose backends write other columns (a regression over backends): a column some runs
+// lack leaves their cells empty; one no run has is the file's mistake.
+TEST_F(SweepMetrics, AColumnOnlySomeRunsHaveIsEmptyWhereMissingAndNoRunHavingItIsAProblem) {
+  Spec spec;
+  spec.file = "study.json";
+  for (const char* id : {"p0000", "p0001", "p0002"}) spec.points.push_back(Point{id, "robotino", {}, 0});
+  write("p0000/dynamics.csv", "t_s,energy_balance_J\n0,0\n0.1,-2e-6\n");
+  write("p0001/dynamics.csv", "t_s,x_m\n0,0\n0.1,1\n");
+  // p0002 did not finish: no table, no problem.
+  ColumnMetric balance = metric(Stat::max_abs, {"energy_balance_J"});
+  ColumnMetric typo = metric(Stat::max_abs, {"energy_balanse_J"});
+  typo.where = "metrics[1]";
+  spec.metrics = {balance, typo};
+  const MetricValues v = column_metrics(spec, dir_, {true, true, false});
+  ASSERT_EQ(v.values.size(), 3u);
+  EXPECT_EQ(v.values[0][0], 2e-6);
+  EXPECT_TRUE(std::isnan(v.values[1][0])) << "this run writes no energies";
+  EXPECT_TRUE(std::isnan(v.values[2][0]));
+  ASSERT_EQ(v.problems.size(), 1u);
+  EXPECT_THAT(v.problems[0], HasSubstr("study.json: metrics[1] (m): no column 'energy_balanse_J' in "));
+  EXPECT_THAT(v.problems[0], HasSubstr("p0000"));
+}
+
 }  // namespace
 }  // namespace cosim::sweep
