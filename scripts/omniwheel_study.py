@@ -21,25 +21,15 @@ results.csv out as the tables of MODEL.md; `cosim-sweep FILE -o DIR` gives the s
 """
 
 import argparse
-import csv
 import os
-import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from sweep_results import sweep  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUTPUT_STEP_S = 0.005  # the sweep files' output_step_s: on_tips_samples counts these
-
-
-def sweep(bin_dir, work, study):
-    """Runs examples/sweeps/omniwheel_<study>.json; its results.csv rows (dicts), in id order."""
-    out = os.path.join(work, study)
-    spec = os.path.join(ROOT, "examples", "sweeps", f"omniwheel_{study}.json")
-    done = subprocess.run([os.path.join(bin_dir, "cosim-sweep"), spec, "-o", out], capture_output=True, text=True)
-    if done.returncode != 0:
-        sys.exit(f"omniwheel_study.py: cosim-sweep {spec} failed (exit {done.returncode}): {done.stderr.strip()}")
-    with open(os.path.join(out, "results.csv"), newline="") as f:
-        return list(csv.DictReader(f))
 
 
 def f(row, key):
@@ -110,7 +100,7 @@ def main():
         os.makedirs(work, exist_ok=True)
         for study in ("summary", "tolerance", "divergence"):
             if study in args.study or "all" in args.study:
-                globals()[study](sweep(args.bin, work, study))
+                globals()[study](sweep(args.bin, work, f"omniwheel_{study}", "omniwheel_study.py"))
 
 
 if __name__ == "__main__":

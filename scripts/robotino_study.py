@@ -19,9 +19,14 @@ Each run is `cosim-dynamics --backend robotino --channel none` over the 50 s ros
 configuration run again at a fine output step (10 us over the first 0.6 s, then 1 ms): the 0.02 s
 grid misses the start transients. Deviations are max |X - X_ref|, |Y - Y_ref|, |phi - phi_ref|
 for t >= 5 s (after the initial transient, as seed 000 Fig. 26c), as `cosim-report --json
-RUN_DIR` computes them (its "deviation"). What the report does not compute (two runs against each other, peaks of the
-drives, energies, the start transient, MuJoCo's slip) is computed here from dynamics.csv.
-Prints Markdown tables.
+RUN_DIR` computes them (its "deviation").
+
+convergence and sensitivity are sweep files (examples/sweeps/robotino_convergence.json,
+robotino_sensitivity_seed.json, robotino_sensitivity.json) run by cosim-sweep, whose metrics
+(differences to the run at 1e-12, peaks, energies) are the sweep's own: this script lays their
+results.csv out. What a sweep cannot express (the drives at a fine output step over the start
+only, the start transient's overshoot and settling, MuJoCo models made by cosim-robotino-mjcf)
+is computed here from dynamics.csv. Prints Markdown tables.
 """
 
 import argparse
@@ -34,6 +39,9 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from sweep_results import sweep  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SEED_PARAMS = os.path.join(ROOT, "scenes", "robotino", "params", "seed000.params")
@@ -269,18 +277,6 @@ def study_start(r, tol):
     table(["start", "max \\|ΔX\\| [m]", "max \\|ΔY\\| [m]", "max \\|Δφ\\| [rad]", "peak \\|u\\| [V]", "peak \\|i\\| [A]"], rows)
 
 
-def sweep(bin_dir, work, name):
-    """Runs examples/sweeps/<name>.json with cosim-sweep (docs/sweeps.md); its results.csv rows
-    (dicts, in id order): the runs, the report's deviation and the files' own metrics."""
-    out = os.path.join(work, name)
-    spec = os.path.join(ROOT, "examples", "sweeps", f"{name}.json")
-    done = subprocess.run([os.path.join(bin_dir, "cosim-sweep"), spec, "-o", out], capture_output=True, text=True)
-    if done.returncode != 0:
-        sys.exit(f"robotino_study: cosim-sweep {spec} failed (exit {done.returncode}): {done.stderr.strip()}")
-    with open(os.path.join(out, "results.csv"), newline="") as f:
-        return list(csv.DictReader(f))
-
-
 def sweep_dev_cells(row):
     if row["status"] != "ok":
         return ["fails: " + row["error"][:60], "", ""]
@@ -292,7 +288,7 @@ def study_convergence(r, bin_dir):
     # point's differences to its configuration's run at 1e-12 computed by the sweep, sample by
     # sample. Only the converged peaks at the fine output step (a sampling a sweep has not) are
     # run here.
-    rows = sweep(bin_dir, r.work, "robotino_convergence")
+    rows = sweep(bin_dir, r.work, "robotino_convergence", "robotino_study")
     half = len(rows) // 2
     for seed, label, group in ((True, "seed-literal configuration", rows[:half]),
                                (False, "default configuration", rows[half:])):
@@ -368,8 +364,8 @@ def study_sensitivity(r, bin_dir):
                "yaw inertia 0.188 → 0.15 kg·m² (−20 %)", "yaw inertia 0.188 → 0.226 kg·m² (+20 %)",
                "r_max 12 → 9.6 mm (−20 %)", "r_max 12 → 14.4 mm (+20 %)", "wheel inertia ×2", "roller inertia 0",
                "Ki ×0.8", "Ki ×1.25", "Kp ×0.8", "Kp ×1.25"]
-    seed_rows = sweep(bin_dir, r.work, "robotino_sensitivity_seed")
-    ours_rows = sweep(bin_dir, r.work, "robotino_sensitivity")
+    seed_rows = sweep(bin_dir, r.work, "robotino_sensitivity_seed", "robotino_study")
+    ours_rows = sweep(bin_dir, r.work, "robotino_sensitivity", "robotino_study")
     if len(seed_rows) != len(changes) or len(ours_rows) != len(changes) - 4:
         sys.exit("robotino_study: the sensitivity sweep files no longer have the cases this table names")
     rows = [[name, *sweep_dev_cells(seed), *(sweep_dev_cells(ours_rows[n]) if n < len(ours_rows) else ["—"] * 3)]
