@@ -16,7 +16,9 @@
 #   scripts/bench.sh render     VTK offscreen fps at 1280x720 and the coupled 50 s run at 30 fps with video
 #   scripts/bench.sh memory     peak RSS of each process, short run vs 10x longer run (flat = no growth)
 #   scripts/bench.sh sweep      cosim-sweep: 200 short Robotino points with --jobs 2 against --jobs 1, three times
-#                               interleaved; median wall time of each and their ratio (target >= 1.8 on 2 cores)
+#                               interleaved; median wall time of each and their ratio (target >= 1.8 on 2 cores);
+#                               then, on a Slurm ($SLURM_CONF, or as root a single-node one started here by
+#                               scripts/slurm/cluster.sh), --executor slurm against local --jobs 2 (target <= 1.3)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${COSIM_BUILD_DIR:-$root/build}
@@ -25,7 +27,9 @@ bin="$build/bin"
 what=${1:-all}
 work=$(mktemp -d -t cosim-bench.XXXXXX)
 hogs=()  # CPU-bound neighbours of the "channels" benchmark: never left running
-trap 'if [ ${#hogs[@]} -gt 0 ]; then kill "${hogs[@]}" 2>/dev/null || true; fi; rm -rf "$work"' EXIT
+cluster=""  # a Slurm the "sweep" benchmark started: always stopped
+trap 'if [ ${#hogs[@]} -gt 0 ]; then kill "${hogs[@]}" 2>/dev/null || true; fi
+      if [ -n "$cluster" ]; then "$root/scripts/slurm/cluster.sh" stop "$cluster" || true; fi; rm -rf "$work"' EXIT
 
 metric() {  # metric RUN_DIR KEY[.KEY]  -> that value of `cosim-report --json RUN_DIR` (docs/design.md)
   "$bin/cosim-report" --json "$1" | python3 -c '
@@ -319,4 +323,38 @@ print(f"speed-up {s / p:.2f} (target >= 1.8)")
 print(f"anchor, 20 points by hand: one after another {as_:.2f} s, two shells at once {ap:.2f} s: "
       f"this machine gains {as_ / ap:.2f} from a second process; the pool reaches {s / p / (as_ / ap):.0%} of it")
 PY
+
+  # The Slurm executor's overhead: the same 200 points as one job array (2 CPUs a task, as the
+  # local pool's 2 jobs) against local --jobs 2, three times interleaved.
+  if [ -z "${SLURM_CONF:-}" ] && [ "$(id -u)" -eq 0 ]; then
+    cluster="$work/slurm-cluster"
+    SLURM_CONF=$("$root/scripts/slurm/cluster.sh" start "$cluster" | tail -n 1)
+    export SLURM_CONF
+  fi
+  if [ -z "${SLURM_CONF:-}" ]; then
+    echo "slurm: skipped (no SLURM_CONF, and not root to start a single-node cluster)"
+  else
+    echo "== cosim-sweep --executor slurm against local --jobs 2, the same 200 points (SLURM_CONF=$SLURM_CONF)"
+    local2=() slurm=()
+    for i in 1 2 3; do
+      start=$(date +%s.%N)
+      "$bin/cosim-sweep" "$work/sweep.json" -o "$work/sweep-local-$i" --jobs 2 >/dev/null
+      end=$(date +%s.%N)
+      local2+=("$(python3 -c "print(f'{$end - $start:.2f}')")")
+      start=$(date +%s.%N)
+      "$bin/cosim-sweep" "$work/sweep.json" -o "$work/sweep-slurm-$i" --executor slurm --cpus-per-task 2 \
+        >"$work/sweep-slurm-$i.out" 2>&1
+      end=$(date +%s.%N)
+      slurm+=("$(python3 -c "print(f'{$end - $start:.2f}')")")
+    done
+    grep -h "^cosim-sweep: slurm:" "$work/sweep-slurm-1.out" || true
+    python3 - "${local2[*]}" "${slurm[*]}" <<'PY'
+import statistics, sys
+local, slurm = ([float(x) for x in arg.split()] for arg in sys.argv[1:3])
+l, s = statistics.median(local), statistics.median(slurm)
+print(f"local --jobs 2: median {l:.2f} s (runs {', '.join(f'{x:.2f}' for x in local)})")
+print(f"slurm, 2 CPUs a task: median {s:.2f} s (runs {', '.join(f'{x:.2f}' for x in slurm)})")
+print(f"slurm / local {s / l:.2f} (target <= 1.3)")
+PY
+  fi
 fi
