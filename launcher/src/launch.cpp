@@ -437,7 +437,7 @@ int launch(const LaunchOptions& options) {
   channel_folder.remove();
 
   if (visual_name == "cosim-visual") tell_frames_rendered(run.path);
-  write_report(programs, run.path, interrupts);
+  if (options.report) write_report(programs, run.path, interrupts);
   tell_where(run);
   if (g_interrupts.load(std::memory_order_relaxed) > 0) return util::kExitInterrupted;
   // The side that failed first says why (the other only followed it).

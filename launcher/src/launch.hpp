@@ -26,6 +26,7 @@ struct LaunchOptions {
   std::string out;         ///< run folder; empty: a new runs/<UTC time>-<backend> in the current folder
   bool recorder = false;   ///< the visual side is cosim-recorder even when cosim-visual is built
   bool verbose = false;    ///< say what starts, with pids
+  bool report = true;      ///< cosim-report at the end (cosim-sweep's points tabulate instead)
   std::vector<std::string> dynamics_args;  ///< given after "--": appended to cosim-dynamics' arguments
   /// cosim-visual's own options as given (--camera, --size, --hold...): refused with the
   /// recorder, which has no picture.

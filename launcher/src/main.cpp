@@ -58,6 +58,8 @@ int main(int argc, char** argv) {
       ->type_name("DIR");
   app.add_flag("--recorder", options.recorder, "visual side = cosim-recorder (the headless recorder stub)");
   app.add_flag("-v,--verbose", options.verbose, "say which processes start, with their pids and arguments");
+  bool no_report = false;
+  app.add_flag("--no-report", no_report, "no report at the end (cosim-report RUN_DIR writes it later)");
   // cosim-visual's options, passed on; those with a fixed set of values are checked here too, so
   // that a typo is reported before anything starts (cosim-visual checks --size).
   std::string camera, size, video, screenshot_every, speed, inset, hud, probe_marks, triangle_budget;
@@ -102,6 +104,7 @@ int main(int argc, char** argv) {
       code >= 0) {
     return code;
   }
+  options.report = !no_report;
   for (const auto& [name, value] : {std::pair<const char*, const std::string&>{"--camera", camera},
                                     {"--size", size},
                                     {"--speed", speed},

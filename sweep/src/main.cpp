@@ -90,6 +90,7 @@ int main(int argc, char** argv) {
     cosim::sweep::RunOptions o;
     o.out_dir = fs::absolute(out_dir);
     o.dynamics_program = self.parent_path() / ("cosim-dynamics" + self.extension().string());
+    o.launcher_program = self.parent_path() / ("cosim" + self.extension().string());
     o.jobs = jobs;
     o.retries = retries;
     o.resume = resume;

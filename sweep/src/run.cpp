@@ -135,7 +135,8 @@ struct Outcome {
   double wall_s = 0;
   int attempts = 0;
   std::string error;
-  std::vector<double> metrics;  // kMetricColumns order
+  bool has_run = false;         // a finished run.json: the report's metrics can be read
+  std::vector<double> metrics;  // metric_names order, filled when tabulating
 };
 
 fs::path result_file(const fs::path& dir, const std::string& id) { return dir / "logs" / (id + ".result"); }
@@ -162,7 +163,7 @@ std::optional<Outcome> final_outcome(const fs::path& dir, const std::string& id)
   if (const auto run = finished_run(dir / id)) {
     o.wall_s = run->wall_s;
     if (!run->error.empty()) o.error = one_line(run->error);
-    o.metrics = run_metrics(dir / id);
+    o.has_run = true;
   } else if (o.status != "lost" && o.status != "failed" && o.status != "numerical_failure") {
     return std::nullopt;  // a run that says it finished but has no run.json: runs again
   }
@@ -243,16 +244,31 @@ class Pool {
     fs::remove(result_file(dir_, p.id), ec);
     const int attempt = attempts_so_far(dir_, p.id) + 1;
     write_atomically(dir_ / "logs" / (p.id + ".attempts"), std::to_string(attempt) + "\n");
-    std::vector<std::string> args{"--backend", p.backend, "--channel", "none", "--quiet", "--out",
-                                  platform::utf8(folder)};
+    // Alone: cosim-dynamics --channel none. With the recorder (a delay study): the launcher
+    // starts both sides on a private channel of its own, so points in parallel never meet.
+    std::vector<std::string> args{"--backend", p.backend, "--out", platform::utf8(folder)};
+    if (spec_.recorder) {
+      const auto side = [&](const std::string& key, const std::string& otherwise) {
+        const auto it = p.params.find(key);
+        return it == p.params.end() ? otherwise : value_text(it->second);
+      };
+      args.insert(args.end(), {"--recorder", "--no-report", "--fps", side("fps", value_text(spec_.recorder->fps)),
+                               "--mode", side("mode", spec_.recorder->mode)});
+    } else {
+      args.insert(args.end(), {"--channel", "none", "--quiet"});
+    }
     if (spec_.params_file) args.insert(args.end(), {"--params", platform::utf8(*spec_.params_file)});
-    for (const auto& [key, v] : p.params) args.insert(args.end(), {"--param", key + "=" + value_text(v)});
+    for (const auto& [key, v] : p.params) {
+      if (!is_side_key(key)) args.insert(args.end(), {"--param", key + "=" + value_text(v)});
+    }
     if (spec_.duration_s) args.insert(args.end(), {"--duration", value_text(*spec_.duration_s)});
+    if (spec_.recorder) args.insert(args.end(), {"--", "--quiet"});  // the rest goes to cosim-dynamics
     if (spec_.output_step_s) args.insert(args.end(), {"--output-step", value_text(*spec_.output_step_s)});
     platform::ProcessOptions po;
     po.stdout_file = po.stderr_file = platform::utf8(dir_ / "logs" / (p.id + ".log"));
     po.stop_with_parent = true;
-    return {&p, std::make_unique<platform::Process>(platform::utf8(options_.dynamics_program), args, po), attempt};
+    const fs::path& program = spec_.recorder ? options_.launcher_program : options_.dynamics_program;
+    return {&p, std::make_unique<platform::Process>(platform::utf8(program), args, po), attempt};
   }
 
   const Spec& spec_;
@@ -513,7 +529,8 @@ SweepEnd run_sweep(const Spec& spec, const RunOptions& options) {
       results.push_back(r);
       continue;
     }
-    o->metrics.resize(kMetricColumns.size(), std::numeric_limits<double>::quiet_NaN());
+    o->metrics = o->has_run ? run_metrics(dir / p.id, spec.recorder.has_value()) : std::vector<double>{};
+    o->metrics.resize(report_metric_count(spec), std::numeric_limits<double>::quiet_NaN());
     o->metrics.insert(o->metrics.end(), own.values[i].begin(), own.values[i].end());
     r.ran = o->status != "lost";
     r.exit_code = o->exit_code;

@@ -58,6 +58,24 @@ constexpr std::pair<const char*, ColumnMetric::Stat> kStats[] = {
     {"first_nonzero_t", ColumnMetric::Stat::first_nonzero_t}, {"count_nonzero", ColumnMetric::Stat::count_nonzero},
 };
 
+// A side value, swept like a parameter but passed to the launcher: with the recorder, "fps"
+// and "mode" are the co-simulation's own (--fps, --mode), not the backend's.
+void check_side_value(const Spec& spec, const Point& p, const std::string& key, const Value& v) {
+  const std::string where = spec.file.string() + ": " + describe_point(spec, p) + ": " + key;
+  if (!spec.recorder) throw util::BadInputError(where + ": a setting of the recorder's points; add \"recorder\": {}");
+  if (key == "fps") {
+    const double* fps = std::get_if<double>(&v);
+    if (fps == nullptr || !(*fps >= 0.01 && *fps <= 10000)) {
+      throw util::BadInputError(where + ": expected frames per second in [0.01, 10000]");
+    }
+  } else {
+    const std::string* mode = std::get_if<std::string>(&v);
+    if (mode == nullptr || (*mode != "lockstep" && *mode != "free" && *mode != "realtime")) {
+      throw util::BadInputError(where + ": expected \"lockstep\", \"free\" or \"realtime\"");
+    }
+  }
+}
+
 class SpecReader {
  public:
   SpecReader(const json& root, fs::path file) : root_(root), file_(std::move(file)) {}
@@ -225,7 +243,7 @@ Axis SpecReader::axis(const json& a, const std::string& where) {
 
 Spec SpecReader::read() {
   only_keys(root_, "", {"backend", "params_file", "params", "duration_s", "output_step_s", "axes", "samples",
-                        "repetitions", "metrics"});
+                        "repetitions", "metrics", "recorder"});
   Spec spec;
   spec.file = file_;
   if (root_.contains("params_file")) {
@@ -248,6 +266,23 @@ Spec SpecReader::read() {
     const double v = number(root_.at(key), key);
     if (!(v > 0)) fail(key, "must be > 0");
     (std::string(key) == "duration_s" ? spec.duration_s : spec.output_step_s) = v;
+  }
+  if (root_.contains("recorder")) {
+    const json& r = root_.at("recorder");
+    only_keys(r, "recorder", {"fps", "mode"});
+    RecorderSide side;
+    if (r.contains("fps")) {
+      side.fps = number(r.at("fps"), "recorder.fps");
+      if (!(side.fps >= 0.01 && side.fps <= 10000)) fail("recorder.fps", "expected frames per second in [0.01, 10000]");
+    }
+    if (r.contains("mode")) {
+      const json& mode = r.at("mode");
+      if (!mode.is_string() || (mode != "lockstep" && mode != "free" && mode != "realtime")) {
+        fail("recorder.mode", "expected \"lockstep\", \"free\" or \"realtime\"");
+      }
+      side.mode = mode.get<std::string>();
+    }
+    spec.recorder = side;
   }
   int repetitions = 1;
   if (root_.contains("repetitions")) {
@@ -396,7 +431,13 @@ Spec SpecReader::read() {
                                 "' (this build has: " + util::join(names) + ")");
     }
     std::vector<std::string> overrides;
-    for (const auto& [key, v] : p.params) overrides.push_back(key + "=" + value_text(v));
+    for (const auto& [key, v] : p.params) {
+      if (is_side_key(key)) {
+        check_side_value(spec, p, key, v);
+      } else {
+        overrides.push_back(key + "=" + value_text(v));
+      }
+    }
     try {
       const auto params = dynamics::Params::resolve(entry->name, entry->param_specs(),
                                                     spec.params_file ? &*spec.params_file : nullptr, overrides);
@@ -415,7 +456,10 @@ Spec SpecReader::read() {
     const json& list = root_.at("metrics");
     if (!list.is_array()) fail("metrics", "expected a list of {\"name\", \"column\", \"stat\", ...}");
     std::set<std::string> taken{"id", "backend", "repetition", "exit_code", "status", "wall_s", "attempts", "error"};
-    for (const char* m : {"max_dev_x_m", "max_dev_y_m", "max_dev_phi_rad"}) taken.insert(m);
+    for (const char* m : {"max_dev_x_m", "max_dev_y_m", "max_dev_phi_rad", "delay_frames_p50", "delay_frames_max",
+                          "delay_sim_s_max", "rtt_us_p50", "rtt_us_p99", "probe_diff_at_arrival_m_max"}) {
+      taken.insert(m);
+    }
     for (const Point& p : spec.points) {
       for (const auto& [key, _] : p.params) taken.insert(key);
     }

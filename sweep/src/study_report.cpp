@@ -12,6 +12,7 @@
 #include "cosim/report/gnuplot.hpp"
 #include "cosim/report/run_report.hpp"
 #include "cosim/util/errors.hpp"
+#include "cosim/util/text.hpp"
 
 namespace cosim::sweep {
 
@@ -68,20 +69,36 @@ std::string plot_script(const std::string& png, const std::string& data, const s
 
 }  // namespace
 
+std::size_t report_metric_count(const Spec& spec) {
+  return kMetricColumns.size() + (spec.recorder ? kDelayColumns.size() : 0);
+}
+
 std::vector<std::string> metric_names(const Spec& spec) {
   std::vector<std::string> names(kMetricColumns.begin(), kMetricColumns.end());
+  if (spec.recorder) names.insert(names.end(), kDelayColumns.begin(), kDelayColumns.end());
   for (const ColumnMetric& m : spec.metrics) names.push_back(m.name);
   return names;
 }
 
-std::vector<double> run_metrics(const fs::path& run_dir) {
+std::vector<double> run_metrics(const fs::path& run_dir, bool delays) {
+  std::vector<double> out(kMetricColumns.size() + (delays ? kDelayColumns.size() : 0), kNaN);
   try {
     const report::RunFacts f = report::read_run(run_dir);
-    if (!f.has_reference || f.reference_rows == 0) return {kNaN, kNaN, kNaN};
-    return {f.max_dev_x_m, f.max_dev_y_m, f.max_dev_phi_rad};
+    if (f.has_reference && f.reference_rows > 0) {
+      out[0] = f.max_dev_x_m;
+      out[1] = f.max_dev_y_m;
+      out[2] = f.max_dev_phi_rad;
+    }
+    if (delays) {
+      // A summary of no values is NaN already (util::Summary).
+      const double d[] = {f.delay_frames.p50, f.delay_frames.max, f.delay_sim_s.max,
+                          f.rtt_us.p50,       f.rtt_us.p99,       f.diff_at_arrival_m.max};
+      std::copy(std::begin(d), std::end(d), out.begin() + static_cast<std::ptrdiff_t>(kMetricColumns.size()));
+    }
   } catch (const std::exception&) {
-    return {kNaN, kNaN, kNaN};
+    // a folder the report cannot read: no metrics (its row says how the run ended)
   }
+  return out;
 }
 
 void write_study_report(const Spec& spec, const fs::path& dir, const std::vector<PointResult>& results,
@@ -103,7 +120,7 @@ void write_study_report(const Spec& spec, const fs::path& dir, const std::vector
     return m == metrics.size() - 1 ? r.wall_s : (m < r.metrics.size() ? r.metrics[m] : kNaN);
   };
 
-  std::vector<std::string> pngs, gnuplot_said;
+  std::vector<std::string> pngs, gnuplot_said, constant;
   std::string no_plots;
   for (std::size_t m = 0; m < metrics.size(); ++m) {
     const bool has_value = std::any_of(results.begin(), results.end(),
@@ -116,6 +133,10 @@ void write_study_report(const Spec& spec, const fs::path& dir, const std::vector
         y_min = std::min(y_min, y);
         y_max = std::max(y_max, y);
       }
+    }
+    if (y_min == y_max) {  // the same at every point: said in report.md, not drawn as a flat line
+      constant.push_back(metrics[m] + " = " + value_text(y_min));
+      continue;
     }
     const bool log_y = y_min > 0 && y_max / y_min >= 10;
     for (std::size_t k = 0; k < keys.size(); ++k) {
@@ -204,10 +225,13 @@ void write_study_report(const Spec& spec, const fs::path& dir, const std::vector
       if (lo == nullptr || r.metrics[m] < lo->metrics[m]) lo = &r;
       if (hi == nullptr || r.metrics[m] > hi->metrics[m]) hi = &r;
     }
-    if (lo == nullptr) continue;
+    if (lo == nullptr || lo->metrics[m] == hi->metrics[m]) continue;  // none, or the same everywhere (below)
     md << "- " << report::md_text(metrics[m]) << ": smallest " << value_text(lo->metrics[m]) << " at " << lo->point->id
        << " (" << swept_values(*lo->point) << "), largest " << value_text(hi->metrics[m]) << " at " << hi->point->id
        << " (" << swept_values(*hi->point) << ")\n";
+  }
+  if (!constant.empty()) {
+    md << "- the same at every point with a value (not drawn): " << report::md_text(util::join(constant, ", ")) << "\n";
   }
   md << "\n";
   if (!no_plots.empty()) md << "> **Note:** no plots: " << report::md_text(no_plots) << "\n\n";

@@ -222,7 +222,9 @@ TEST_F(SweepRun, TheFilesOwnMetricsComeFromTheRunsAndTheirReferences) {
     }
     EXPECT_EQ(std::stod(rows[i][head.size() - 3]), dx) << id;
     EXPECT_EQ(std::stod(rows[i][head.size() - 2]), peak) << id;
-    if (id == ref_id) EXPECT_EQ(rows[i][head.size() - 3], "0");
+    if (id == ref_id) {
+      EXPECT_EQ(rows[i][head.size() - 3], "0");
+    }
   }
   EXPECT_GT(std::stod(rows[1][head.size() - 3]), 0) << "1e-4 differs from 1e-9";
 
@@ -266,6 +268,34 @@ TEST_F(SweepRun, TheRepositorysSweepFilesAreValidAndTheRegressionOverBackendsPas
   const auto status = std::find(rows[0].begin(), rows[0].end(), "status") - rows[0].begin();
   ASSERT_EQ(rows.size(), 8u) << "a point per backend";
   for (std::size_t i = 1; i < rows.size(); ++i) EXPECT_EQ(rows[i][status], "ok") << rows[i][1];
+}
+
+// A delay study: each point a co-simulation with the recorder (the launcher, a private channel
+// each, two at once), its frame rate swept; the delays in results.csv are cosim-report --json's.
+TEST_F(SweepRun, RecorderPointsAreCoSimulationsWithTheirDelaysTabulated) {
+  std::ofstream(tmp_.path() / "study.json") << R"({"backend": "robotino", "duration_s": 2, "recorder": {"mode": "free"},
+      "axes": [{"param": "fps", "values": [20, 200, 500]}]})";
+  auto p = sweep({"--jobs", "2"});
+  ASSERT_EQ(finish(*p, "cosim-sweep", 120), 0) << p->err();
+  const auto rows = read_rows(study() / "results.csv");
+  ASSERT_EQ(rows.size(), 4u);
+  const auto column = [&](const std::string& name) {
+    const auto at = std::find(rows[0].begin(), rows[0].end(), name) - rows[0].begin();
+    EXPECT_LT(at, static_cast<std::ptrdiff_t>(rows[0].size())) << name;
+    return at;
+  };
+  const auto rtt = column("rtt_us_p50"), delay = column("delay_frames_max"), status = column("status");
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    EXPECT_EQ(rows[i][status], "ok") << rows[i][0];
+    const auto summary = run::read_run_summary(study() / rows[i][0] / "run.json");
+    EXPECT_EQ(summary.fps, std::stod(rows[i][3])) << "the point's own frame rate";
+    EXPECT_GT(summary.totals.frames_sent, 0u);
+    EXPECT_FALSE(fs::exists(study() / rows[i][0] / "report.md")) << "the study tabulates; no report per point";
+    Process report(kBinDir / "cosim-report", {"--json", (study() / rows[i][0]).string()}, tmp_.path() / ("report" + rows[i][0]));
+    ASSERT_EQ(finish(report, "cosim-report --json", 30), 0) << report.err();
+    EXPECT_NE(rows[i][rtt], "");
+    EXPECT_TRUE(contains(report.out(), "\"max\": " + rows[i][delay] + ",")) << rows[i][delay] << "\n" << report.out();
+  }
 }
 
 // The pid of the cosim-dynamics whose command line holds `needle`, or 0.

@@ -131,7 +131,7 @@ TEST(SweepSpec, EveryMistakeIsOneLineNamingTheFileAndTheKey) {
   EXPECT_THAT(error_of("{"), HasSubstr("study.json: not JSON: "));
   EXPECT_EQ(error_of(R"({"backend": "robotino", "axis": []})"),
             "study.json: axis: unknown key (allowed: backend, params_file, params, duration_s, output_step_s, axes, "
-            "samples, repetitions, metrics)");
+            "samples, repetitions, metrics, recorder)");
   EXPECT_EQ(error_of(R"({"axes": []})"), "study.json: backend: missing: the backend every point runs");
   EXPECT_EQ(error_of(R"({"backend": "robotino", "axes": [{"param": "mass_kg", "linspace": [1, 2]}]})"),
             "study.json: axes[0].linspace: expected [from, to, count] with an integer count >= 2");
@@ -184,6 +184,29 @@ TEST(SweepSpec, EveryMistakeInCasesAndMetricsIsOneLineNamingTheKey) {
             "with solver_rtol=1e-10 and its other values");
   EXPECT_EQ(error_of("{" + axes + R"(, "metrics": [{"name": "a", "column": "a", "stat": "max"}, {"name": "a", "column": "b", "stat": "max"}]})"),
             "study.json: metrics[1].name: 'a' is already a column of results.csv");
+}
+
+TEST(SweepSpec, RecorderPointsSweepTheirFpsAndModeAsTheLaunchersNotTheBackends) {
+  const Spec s = parse(R"({"backend": "robotino", "recorder": {"mode": "free"},
+    "axes": [{"param": "fps", "values": [20, 500]}, {"param": "mode", "values": ["free", "lockstep"]}]})");
+  ASSERT_TRUE(s.recorder.has_value());
+  EXPECT_EQ(s.recorder->mode, "free");
+  EXPECT_EQ(s.recorder->fps, 20);
+  ASSERT_EQ(s.points.size(), 4u);
+  EXPECT_EQ(number(s.points[3], "fps"), 500);
+  EXPECT_TRUE(is_side_key("fps"));
+  EXPECT_FALSE(is_side_key("mass_kg"));
+  EXPECT_EQ(error_of(R"({"backend": "robotino", "axes": [{"param": "fps", "values": [20]}]})"),
+            "study.json: point p0000 (backend robotino, fps=20): fps: a setting of the recorder's points; add "
+            "\"recorder\": {}");
+  EXPECT_EQ(error_of(R"({"backend": "robotino", "recorder": {}, "axes": [{"param": "fps", "values": [20, 0]}]})"),
+            "study.json: point p0001 (backend robotino, fps=0): fps: expected frames per second in [0.01, 10000]");
+  EXPECT_EQ(error_of(R"({"backend": "robotino", "recorder": {}, "axes": [{"param": "mode", "values": ["fast"]}]})"),
+            "study.json: point p0000 (backend robotino, mode=fast): mode: expected \"lockstep\", \"free\" or \"realtime\"");
+  EXPECT_EQ(error_of(R"({"backend": "robotino", "recorder": {"mode": "fast"}})"),
+            "study.json: recorder.mode: expected \"lockstep\", \"free\" or \"realtime\"");
+  EXPECT_EQ(error_of(R"({"backend": "robotino", "recorder": {"channel": "tcp"}})"),
+            "study.json: recorder.channel: unknown key (allowed: fps, mode)");
 }
 
 TEST(SweepSpec, EveryPointIsCheckedAgainstItsBackendBeforeAnythingRuns) {

@@ -26,6 +26,7 @@ struct SlurmOptions {
 struct RunOptions {
   std::filesystem::path out_dir;           ///< the study's folder (on storage the nodes share, for slurm)
   std::filesystem::path dynamics_program;  ///< cosim-dynamics
+  std::filesystem::path launcher_program;  ///< cosim: points with the recorder (Spec::recorder)
   int jobs = 1;                            ///< points run at once (local; a slurm task's: cpus_per_task)
   int retries = 2;                         ///< more attempts for a point (local) or a task (slurm) killed or lost
   bool resume = false;                     ///< run only the points without a finished run

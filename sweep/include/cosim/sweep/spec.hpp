@@ -48,6 +48,17 @@ struct ColumnMetric {
   std::vector<std::size_t> reference;
 };
 
+/// Points run with the recorder as the visual side (a delay study): each through the cosim
+/// launcher, `--recorder`, on a private channel; results.csv gains the delay metrics.
+struct RecorderSide {
+  double fps = 20;                ///< --fps, unless the point sets "fps"
+  std::string mode = "lockstep";  ///< --mode: lockstep, free or realtime (at rate 1), unless the point sets "mode"
+};
+
+/// "fps" and "mode" swept like parameters (with the recorder): the launcher's --fps and
+/// --mode of the point, not backend parameters.
+inline bool is_side_key(const std::string& key) { return key == "fps" || key == "mode"; }
+
 /// The sweep file, as read.
 struct Spec {
   std::filesystem::path file;  ///< where it was read (messages; relative paths are from its folder)
@@ -55,6 +66,7 @@ struct Spec {
   std::optional<std::filesystem::path> params_file;  ///< --params for every point, resolved
   std::map<std::string, Value> params;  ///< base parameters, for every point
   std::optional<double> duration_s, output_step_s;
+  std::optional<RecorderSide> recorder;  ///< none: each point is cosim-dynamics --channel none
   std::vector<Point> points;  ///< expanded, in order (the first axis slowest)
   std::vector<std::string> swept;  ///< the keys the axes and samples vary, in their order ("backend" first if swept)
   std::vector<ColumnMetric> metrics;  ///< the file's own metrics, in its order

@@ -18,12 +18,23 @@ namespace cosim::sweep {
 /// run has none.
 inline constexpr std::array<const char*, 3> kMetricColumns = {"max_dev_x_m", "max_dev_y_m", "max_dev_phi_rad"};
 
-/// Every metric column of results.csv, in order: kMetricColumns, then the sweep file's own.
+/// With the recorder (Spec::recorder), the delay metrics follow (cosim-report --json's
+/// delay_frames, delay_sim_s, rtt_us and diff_at_arrival_m): the frames between a frame's sending and its report, median and
+/// largest; the largest delay in simulated time; the round trip [µs], median and p99; the
+/// largest distance of the probe from the dynamic model's at the report's arrival [m].
+inline constexpr std::array<const char*, 6> kDelayColumns = {"delay_frames_p50", "delay_frames_max", "delay_sim_s_max",
+                                                            "rtt_us_p50", "rtt_us_p99", "probe_diff_at_arrival_m_max"};
+
+/// How many of results.csv's metrics come from the report: kMetricColumns, and kDelayColumns
+/// with the recorder.
+std::size_t report_metric_count(const Spec& spec);
+
+/// Every metric column of results.csv, in order: the report's, then the sweep file's own.
 std::vector<std::string> metric_names(const Spec& spec);
 
-/// A run folder's metrics (kMetricColumns order); NaN for what it does not have, or for a
-/// folder the report cannot read.
-std::vector<double> run_metrics(const std::filesystem::path& run_dir);
+/// A run folder's metrics from the report (kMetricColumns, then with `delays` kDelayColumns);
+/// NaN for what it does not have, or for a folder the report cannot read.
+std::vector<double> run_metrics(const std::filesystem::path& run_dir, bool delays);
 
 /// One point's row of results, as run_sweep tabulates it.
 struct PointResult {
