@@ -291,6 +291,7 @@ Spec SpecReader::read() {
       fail("repetitions", "expected an integer in [1, 1000]");
     }
     repetitions = r.get<int>();
+    spec.repetitions = repetitions;
   }
 
   std::vector<Axis> axes;
@@ -326,6 +327,7 @@ Spec SpecReader::read() {
       fail("samples.params", "expected {\"NAME\": {\"uniform\": [low, high]} or {\"normal\": [mean, sd]}, ...}");
     }
     sample_count = static_cast<std::size_t>(s.at("count").get<long long>());
+    spec.samples = sample_count;
     seed = s.at("seed").get<std::uint64_t>();
     for (const auto& [key, d] : s.at("params").items()) {
       const std::string where = "samples.params." + key;

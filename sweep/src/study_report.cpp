@@ -12,6 +12,7 @@
 #include "cosim/report/gnuplot.hpp"
 #include "cosim/report/run_report.hpp"
 #include "cosim/util/errors.hpp"
+#include "cosim/util/stats.hpp"
 #include "cosim/util/text.hpp"
 
 namespace cosim::sweep {
@@ -229,6 +230,26 @@ void write_study_report(const Spec& spec, const fs::path& dir, const std::vector
     md << "- " << report::md_text(metrics[m]) << ": smallest " << value_text(lo->metrics[m]) << " at " << lo->point->id
        << " (" << swept_values(*lo->point) << "), largest " << value_text(hi->metrics[m]) << " at " << hi->point->id
        << " (" << swept_values(*hi->point) << ")\n";
+  }
+  // Random samples or repetitions: each metric's distribution over the points.
+  if (spec.samples > 0 || spec.repetitions > 1) {
+    md << "\n| metric | points | mean | sd | min | median | max |\n|---|---|---|---|---|---|---|\n";
+    for (std::size_t m = 0; m < metrics.size(); ++m) {
+      std::vector<double> values;
+      for (const PointResult& r : results) {
+        if (r.ran && std::isfinite(metric_of(r, m))) values.push_back(metric_of(r, m));
+      }
+      if (values.empty()) continue;
+      const util::Summary sum = util::summarize(values);
+      double var = 0;
+      for (const double v : values) var += (v - sum.mean) * (v - sum.mean);
+      const double sd = values.size() > 1 ? std::sqrt(var / static_cast<double>(values.size() - 1)) : 0.0;
+      const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+      md << "| " << report::md_text(metrics[m]) << " | " << values.size() << " | " << util::format("%.4g", sum.mean) << " | "
+         << util::format("%.3g", sd) << " | " << util::format("%.4g", *lo) << " | " << util::format("%.4g", sum.p50) << " | "
+         << util::format("%.4g", *hi) << " |\n";
+    }
+    md << "\n";
   }
   if (!constant.empty()) {
     md << "- the same at every point with a value (not drawn): " << report::md_text(util::join(constant, ", ")) << "\n";

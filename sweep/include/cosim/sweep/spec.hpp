@@ -69,6 +69,8 @@ struct Spec {
   std::optional<RecorderSide> recorder;  ///< none: each point is cosim-dynamics --channel none
   std::vector<Point> points;  ///< expanded, in order (the first axis slowest)
   std::vector<std::string> swept;  ///< the keys the axes and samples vary, in their order ("backend" first if swept)
+  std::size_t samples = 0;  ///< random draws per grid point (0: none)
+  int repetitions = 1;
   std::vector<ColumnMetric> metrics;  ///< the file's own metrics, in its order
 };
 
