@@ -80,16 +80,9 @@ std::string read_text(const fs::path& file) {
 
 // Written beside and renamed over: a reader (the submitter, a resume) never sees half a file.
 void write_atomically(const fs::path& file, const std::string& text) {
-  const fs::path partial = file.string() + ".partial";
-  {
-    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out) throw util::OutputError(file.string() + ": cannot write");
+  if (const std::error_code ec = platform::replace_file(file, text)) {
+    throw util::OutputError(file.string() + ": cannot write: " + ec.message());
   }
-  std::error_code ec;
-  fs::rename(partial, file, ec);
-  if (ec) throw util::OutputError(file.string() + ": cannot write: " + ec.message());
 }
 
 // Control characters out of one line of text (an error line from a log).

@@ -561,12 +561,54 @@ std::string value_text(const Value& value) {
 }
 
 Spec parse_spec(const std::string& json_text, const fs::path& file) {
+  // JSON leaves a key given twice to the reader (nlohmann keeps the last): refused here, as
+  // the mistake it would be, naming where (`axes[1].param`).
+  struct Open {
+    bool object = true;
+    std::set<std::string> keys;
+    std::string key;        // an object's current key
+    std::size_t index = 0;  // an array's current element
+  };
+  std::vector<Open> open;
+  std::string duplicate;
+  const auto where = [&] {
+    std::string text;
+    for (const Open& o : open) {
+      text += o.object ? (text.empty() ? "" : ".") + o.key : "[" + std::to_string(o.index) + "]";
+    }
+    return text;
+  };
+  const auto value_done = [&] {
+    if (!open.empty() && !open.back().object) ++open.back().index;
+  };
+  const json::parser_callback_t check = [&](int /*depth*/, json::parse_event_t event, json& parsed) {
+    switch (event) {
+      case json::parse_event_t::object_start:
+      case json::parse_event_t::array_start:
+        open.push_back(Open{event == json::parse_event_t::object_start, {}, {}, 0});
+        break;
+      case json::parse_event_t::key:
+        open.back().key = parsed.get<std::string>();
+        if (!open.back().keys.insert(open.back().key).second && duplicate.empty()) duplicate = where();
+        break;
+      case json::parse_event_t::object_end:
+      case json::parse_event_t::array_end:
+        open.pop_back();
+        value_done();
+        break;
+      case json::parse_event_t::value:
+        value_done();
+        break;
+    }
+    return true;
+  };
   json root;
   try {
-    root = json::parse(json_text);
+    root = json::parse(json_text, check);
   } catch (const json::parse_error& e) {
     throw util::BadInputError(file.string() + ": not JSON: " + e.what());
   }
+  if (!duplicate.empty()) throw util::BadInputError(file.string() + ": " + duplicate + ": given twice");
   return SpecReader(root, file).read();
 }
 

@@ -1,5 +1,6 @@
 #include "cosim/platform/paths.hpp"
 
+#include <fstream>
 #include <system_error>
 
 namespace cosim::platform {
@@ -16,6 +17,28 @@ std::filesystem::path path_from_utf8(std::string_view text) {
 bool is_link(const std::filesystem::path& path) noexcept {
   std::error_code ec;
   return std::filesystem::is_symlink(std::filesystem::symlink_status(path, ec));
+}
+
+std::error_code replace_file(const std::filesystem::path& path, std::string_view text) {
+  std::filesystem::path partial = path;
+  partial += ".partial";
+  std::error_code ec;
+  std::filesystem::remove(partial, ec);  // removes a link itself, not what it names
+  {
+    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    out.close();
+    if (!out) {
+      std::filesystem::remove(partial, ec);
+      return std::make_error_code(std::errc::io_error);
+    }
+  }
+  std::filesystem::rename(partial, path, ec);
+  if (ec) {
+    std::error_code ignored;
+    std::filesystem::remove(partial, ignored);
+  }
+  return ec;
 }
 
 }  // namespace cosim::platform

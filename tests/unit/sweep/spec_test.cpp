@@ -154,6 +154,18 @@ TEST(SweepSpec, EveryMistakeIsOneLineNamingTheFileAndTheKey) {
             std::string("study.json: point p0001 (backend robotino, mass_kg").substr(0, 50));
 }
 
+TEST(SweepSpec, AKeyGivenTwiceIsRefusedWhereverItIs) {
+  EXPECT_EQ(error_of(R"({"backend": "robotino", "backend": "mecanum4"})"), "study.json: backend: given twice");
+  EXPECT_EQ(error_of(R"({"backend": "robotino", "axes": [{"param": "mass_kg", "values": [9, [1, 2], {"a": 1}]},
+                        {"param": "mass_kg", "values": [1], "param": "yaw_inertia_kg_m2"}]})"),
+            "study.json: axes[1].param: given twice");
+  EXPECT_EQ(error_of(R"({"backend": "robotino", "params": {"mass_kg": 9, "solver_rtol": 1e-6, "mass_kg": 10}})"),
+            "study.json: params.mass_kg: given twice");
+  // The same key in sibling objects is no repetition.
+  EXPECT_EQ(parse(R"({"backend": "robotino", "axes": [{"param": "mass_kg", "values": [9]},
+                     {"param": "yaw_inertia_kg_m2", "values": [0.2]}]})").points.size(), 1u);
+}
+
 TEST(SweepSpec, EveryMistakeInCasesAndMetricsIsOneLineNamingTheKey) {
   const std::string axes = R"("backend": "robotino", "axes": [{"param": "solver_rtol", "values": [1e-6, 1e-12]}])";
   EXPECT_EQ(error_of(R"({"backend": "robotino", "axes": [{"cases": []}]})"),

@@ -22,25 +22,6 @@ namespace fs = std::filesystem;
 using cosim::util::kExitBadInput;
 using cosim::util::kExitOk;
 
-// Written beside the output and renamed over it: a failed run leaves no half file.
-bool write_file(const fs::path& path, const std::string& text) {
-  const fs::path partial = path.string() + ".partial";
-  {
-    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.close();
-    if (!out) {
-      std::error_code ec;
-      fs::remove(partial, ec);
-      return false;
-    }
-  }
-  std::error_code ec;
-  fs::rename(partial, path, ec);
-  if (ec) fs::remove(partial, ec);
-  return !ec;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -100,8 +81,10 @@ int main(int argc, char** argv) {
       std::fwrite(text.data(), 1, text.size(), stdout);
       return kExitOk;
     }
-    if (!write_file(out_file, text)) {
-      std::fprintf(stderr, "cosim-urdf-mjcf: cannot write %s\n", cosim::platform::utf8(out_file).c_str());
+    // Written beside and renamed over: a failed run leaves no half file.
+    if (const std::error_code ec = cosim::platform::replace_file(out_file, text)) {
+      std::fprintf(stderr, "cosim-urdf-mjcf: cannot write %s: %s\n", cosim::platform::utf8(out_file).c_str(),
+                   ec.message().c_str());
       return kExitBadInput;
     }
     return kExitOk;

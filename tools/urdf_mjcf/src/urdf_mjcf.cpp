@@ -9,12 +9,12 @@
 #include <string_view>
 #include <system_error>
 
-#include <stdlib.h>  // mkdtemp
 
 #include <mujoco/mujoco.h>
 #include <pugixml.hpp>
 
 #include "cosim/mjcf/mjcf.hpp"
+#include "cosim/platform/paths.hpp"
 
 namespace cosim::urdf_mjcf {
 
@@ -89,13 +89,14 @@ double positive_number(std::string_view text, const std::string& what, bool zero
 }
 
 // MuJoCo writes the model it compiled last as MJCF to a file only: one in a private
-// temporary folder (mkdtemp: mode 0700, a name nobody could have prepared), removed after.
+// temporary folder (mode 0700, a name nobody could have prepared), removed after.
 std::string saved_mjcf(const mjModel* m) {
-  std::string folder_template = (fs::temp_directory_path() / "cosim-urdf-mjcf-XXXXXX").string();
-  if (::mkdtemp(folder_template.data()) == nullptr) {
-    throw ConvertError("cannot make a temporary folder in " + fs::temp_directory_path().string());
+  fs::path folder;
+  try {
+    folder = platform::make_private_temp_dir("cosim-urdf-mjcf-");
+  } catch (const std::system_error& e) {
+    throw ConvertError(std::string("cannot make a temporary folder: ") + e.what());
   }
-  const fs::path folder = folder_template;
   const fs::path file = folder / "model.xml";
   char error[1000] = "";
   const int ok = mj_saveLastXML(file.string().c_str(), m, error, sizeof error);

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 
 namespace cosim::platform {
 
@@ -20,6 +21,11 @@ std::filesystem::path path_from_utf8(std::string_view text);
 /// For outputs written by another library or program (VTK's writers, ffmpeg) that open by
 /// name: checked just before, as OutputFile and open_file refuse a link themselves.
 bool is_link(const std::filesystem::path& path) noexcept;
+
+/// Writes `text` to `<path>.partial` and renames it over `path`: a reader never sees half a
+/// file, and a failed write leaves the old one (and no partial file). A stale partial file,
+/// or a link left in its place, is removed first, never written through. The error, or none.
+std::error_code replace_file(const std::filesystem::path& path, std::string_view text);
 
 /// The running executable, or an empty path if the system cannot say.
 std::filesystem::path executable_path();
