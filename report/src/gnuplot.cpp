@@ -23,7 +23,7 @@ std::string png_header(int w, int h, const std::string& png) {
 void refuse_link(const fs::path& path) {
   if (platform::is_link(path)) {
     throw util::BadInputError(platform::utf8(path) +
-                              ": a symbolic link; cosim-report writes into the run folder only, not through links");
+                              ": a symbolic link; reports and plots are written into their folder only, not through links");
   }
 }
 

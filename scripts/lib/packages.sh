@@ -1,5 +1,5 @@
 # Sourced by the build and test scripts: the one list of the Debian packages cosim needs, and
-# `ensure_packages GROUP...`, which installs those of the groups that are missing (one
+# `ensure_packages [--no-recommends] GROUP...`, which installs those of the groups that are missing (one
 # apt-get update and one apt-get install, only when something is missing).
 #   linux    building cosim on Linux with every part and running all its suites (scripts/setup.sh)
 #   clang    the sanitizer and fuzz builds (scripts/sanitize.sh, scripts/fuzz.sh)
@@ -32,7 +32,13 @@ cosim_packages_windows=(
 
 ensure_packages() {
   local group p
-  local -a missing=()
+  local -a missing=() apt_options=()
+  # --no-recommends: only what the packages need (slurm-wlm recommends every Slurm plugin:
+  # databases, InfluxDB, IPMI... a single-node test cluster uses none of them).
+  if [ "${1:-}" = --no-recommends ]; then
+    apt_options=(--no-install-recommends)
+    shift
+  fi
   for group in "$@"; do
     local -n list="cosim_packages_$group"
     for p in "${list[@]}"; do
@@ -48,5 +54,5 @@ ensure_packages() {
   # --force-unsafe-io: dpkg unpacks without an fsync per file (a fresh machine installs about
   # 500 packages); a crash mid-install is repaired by running this again.
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq -o Dpkg::Options::=--force-unsafe-io \
-    "${missing[@]}" >/dev/null
+    "${apt_options[@]}" "${missing[@]}" >/dev/null
 }

@@ -34,7 +34,7 @@ fi
 [ "$what" = start ] || { say "usage: cluster.sh start|stop DIR"; exit 2; }
 [ "$(id -u)" -eq 0 ] || { say "needs root (slurmd runs jobs as their users)"; exit 2; }
 . "$root/scripts/lib/packages.sh"
-ensure_packages slurm
+ensure_packages --no-recommends slurm
 mkdir -p "$dir/state" "$dir/spool"
 dir=$(cd "$dir" && pwd)
 cpus=$(nproc)
