@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
 // Reference runs held at once while tabulating: a study compares against few of its points,
 // and a 50 s Robotino table at 0.02 s is about 1 MB.
 constexpr std::size_t kCachedReferences = 64;
@@ -85,7 +85,7 @@ double evaluate(const ColumnMetric& metric, const util::CsvTable& run, const uti
     if (!inside(k)) continue;
     for (std::size_t c = 0; c < values.size(); ++c) {
       const double x = v(c, k);
-      if (std::isnan(x)) return kNaN;  // a run table's "no value": no statistic
+      if (std::isnan(x)) return kNoValue;  // a run table's "no value": no statistic
       lo = std::min(lo, x);
       hi = std::max(hi, x);
       peak = std::max(peak, std::abs(x));
@@ -100,7 +100,7 @@ double evaluate(const ColumnMetric& metric, const util::CsvTable& run, const uti
     if (!first) first = k;
     last = k;
   }
-  if (count == 0) return kNaN;
+  if (count == 0) return kNoValue;
   switch (metric.stat) {
     case S::initial: return v(0, *first);
     case S::final: return v(0, *last);
@@ -110,15 +110,15 @@ double evaluate(const ColumnMetric& metric, const util::CsvTable& run, const uti
     case S::mean: return sum / static_cast<double>(count);
     case S::rms: return std::sqrt(sum_sq / static_cast<double>(count));
     case S::integral: return area;
-    case S::first_nonzero_t: return kNaN;  // never nonzero in the window
+    case S::first_nonzero_t: return kNoValue;  // never nonzero in the window
     case S::count_nonzero: return static_cast<double>(nonzero);
   }
-  return kNaN;
+  return kNoValue;
 }
 
 MetricValues column_metrics(const Spec& spec, const fs::path& dir, const std::vector<bool>& finished) {
   MetricValues out;
-  out.values.assign(spec.points.size(), std::vector<double>(spec.metrics.size(), kNaN));
+  out.values.assign(spec.points.size(), std::vector<double>(spec.metrics.size(), kNoValue));
   if (spec.metrics.empty()) return out;
   std::set<std::size_t> referenced;
   for (const ColumnMetric& m : spec.metrics) referenced.insert(m.reference.begin(), m.reference.end());

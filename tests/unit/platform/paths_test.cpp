@@ -20,17 +20,17 @@ std::string read(const fs::path& file) {
   return text.str();
 }
 
-class ReplaceFile : public ::testing::Test {
+class PlatformReplaceFile : public ::testing::Test {
  protected:
-  ReplaceFile() : dir_(make_private_temp_dir("cosim-replace-file.")) {}
-  ~ReplaceFile() override {
+  PlatformReplaceFile() : dir_(make_private_temp_dir("cosim-replace-file.")) {}
+  ~PlatformReplaceFile() override {
     std::error_code ec;
     fs::remove_all(dir_, ec);
   }
   fs::path dir_;
 };
 
-TEST_F(ReplaceFile, WritesANewFileAndReplacesAnOldOneLeavingNoPartialFile) {
+TEST_F(PlatformReplaceFile, WritesANewFileAndReplacesAnOldOneLeavingNoPartialFile) {
   const fs::path file = dir_ / "results.csv";
   ASSERT_FALSE(replace_file(file, "first\n"));
   EXPECT_EQ(read(file), "first\n");
@@ -39,7 +39,7 @@ TEST_F(ReplaceFile, WritesANewFileAndReplacesAnOldOneLeavingNoPartialFile) {
   EXPECT_FALSE(fs::exists(dir_ / "results.csv.partial"));
 }
 
-TEST_F(ReplaceFile, AFolderItCannotWriteInIsAnErrorAndTheOldFileStays) {
+TEST_F(PlatformReplaceFile, AFolderItCannotWriteInIsAnErrorAndTheOldFileStays) {
   const fs::path file = dir_ / "kept.txt";
   ASSERT_FALSE(replace_file(file, "old"));
   EXPECT_TRUE(replace_file(dir_ / "no" / "such" / "folder" / "x.txt", "text")) << "an error, not a throw";
@@ -51,7 +51,7 @@ TEST_F(ReplaceFile, AFolderItCannotWriteInIsAnErrorAndTheOldFileStays) {
 }
 
 #ifndef _WIN32  // symbolic links need a privilege on Windows
-TEST_F(ReplaceFile, ALinkLeftAtThePartialNameIsRemovedNotWrittenThrough) {
+TEST_F(PlatformReplaceFile, ALinkLeftAtThePartialNameIsRemovedNotWrittenThrough) {
   const fs::path target = dir_ / "someone_elses.txt";
   std::ofstream(target) << "theirs";
   fs::create_symlink(target, dir_ / "mine.txt.partial");
