@@ -57,7 +57,4 @@ using DoStep = Status (*)(Instance instance, Float64 current_communication_point
                           Boolean* terminate_simulation, Boolean* early_return, Float64* last_successful_time);
 }
 
-/// "OK", "Warning", "Discard", "Error", "Fatal".
-const char* status_name(Status status);
-
 }  // namespace cosim::fmi::fmi3
