@@ -69,6 +69,9 @@ void check_specs(std::string_view backend_name, std::span<const ParamSpec> specs
     const std::string who = "backend " + std::string(backend_name) + " parameter '" + spec.key + "'";
     if (spec.key.empty()) throw std::logic_error("backend " + std::string(backend_name) +
                                                  ": a parameter has an empty key");
+    if (spec.key.find('*') != std::string::npos && (!is_family(spec) || !spec.text_default)) {
+      throw std::logic_error(who + ": '*' only ends a family's key (family_param_spec)");
+    }
     if (spec.text_default &&
         (!spec.choices.empty() || spec.default_value != 0.0 || spec.min_value != 0.0 || spec.max_value != 0.0)) {
       throw std::logic_error(who + ": a text parameter has no choices and default, min and max 0");
@@ -98,16 +101,30 @@ Params Params::resolve(std::string_view backend_name, std::span<const ParamSpec>
 
   Params params;
   params.entries_.reserve(specs.size());
+  std::vector<const ParamSpec*> spec_of;  // per entry: its spec (a family's for its members)
   for (const ParamSpec& spec : specs) {
+    if (is_family(spec)) continue;  // its members are entries once given
     params.entries_.push_back({spec.key, spec.default_value, spec.unit, "default", spec.text_default});
+    spec_of.push_back(&spec);
   }
 
   std::string known;
-  for (const ParamSpec& spec : specs) known += (known.empty() ? "" : ", ") + spec.key;
+  for (const ParamSpec& spec : specs) {
+    known += (known.empty() ? "" : ", ") + (is_family(spec) ? spec.key.substr(0, spec.key.size() - 1) + "<name>" : spec.key);
+  }
   if (known.empty()) known = "(none)";
+  // The entry of `key`: a declared one, or a family member, made on its first mention.
   const auto find = [&](std::string_view key, const std::string& where) -> std::size_t {
-    for (std::size_t i = 0; i < specs.size(); ++i) {
-      if (specs[i].key == key) return i;
+    for (std::size_t i = 0; i < params.entries_.size(); ++i) {
+      if (params.entries_[i].key == key) return i;
+    }
+    for (const ParamSpec& spec : specs) {
+      const std::string_view prefix = std::string_view(spec.key).substr(0, spec.key.size() - 1);
+      if (is_family(spec) && key.size() > prefix.size() && key.substr(0, prefix.size()) == prefix) {
+        params.entries_.push_back({std::string(key), 0.0, "", "default", std::string()});
+        spec_of.push_back(&spec);
+        return params.entries_.size() - 1;
+      }
     }
     throw ParamError(where + ": unknown parameter '" + std::string(key) + "' for backend " +
                      std::string(backend_name) + "; known: " + known);
@@ -125,7 +142,7 @@ Params Params::resolve(std::string_view backend_name, std::span<const ParamSpec>
     }
     std::ifstream in(*file);
     if (!in) throw ParamError("cannot open parameter file '" + path + "'");
-    std::vector<int> first_line(specs.size(), 0);
+    std::vector<int> first_line;  // per entry
     std::string line;
     for (int line_no = 1; std::getline(in, line); ++line_no) {
       const std::string where = path + ":" + std::to_string(line_no);
@@ -139,19 +156,20 @@ Params Params::resolve(std::string_view backend_name, std::span<const ParamSpec>
         throw ParamError(where + ": expected 'key = value', got '" + std::string(text) + "'");
       }
       const std::size_t index = find(key, where);
+      first_line.resize(params.entries_.size(), 0);
       if (first_line[index] != 0) {
-        throw ParamError(where + ": parameter '" + specs[index].key + "' given twice (first at " +
+        throw ParamError(where + ": parameter '" + params.entries_[index].key + "' given twice (first at " +
                          path + ":" + std::to_string(first_line[index]) + ")");
       }
       first_line[index] = line_no;
-      set_entry(specs[index], trim(text.substr(eq + 1)), where, params.entries_[index]);
+      set_entry(*spec_of[index], trim(text.substr(eq + 1)), where, params.entries_[index]);
       params.entries_[index].origin = path;
     }
     if (in.bad()) throw ParamError("error reading parameter file '" + path + "'");
   }
 
   // CLI layer wins over the file.
-  std::vector<bool> seen_cli(specs.size(), false);
+  std::vector<bool> seen_cli;  // per entry
   for (const std::string& override_text : overrides) {
     const std::string where = "command-line override '" + override_text + "'";
     const std::string_view text = override_text;
@@ -161,12 +179,13 @@ Params Params::resolve(std::string_view backend_name, std::span<const ParamSpec>
       throw ParamError(where + ": expected key=value");
     }
     const std::size_t index = find(key, where);
+    seen_cli.resize(params.entries_.size(), false);
     if (seen_cli[index]) {
-      throw ParamError(where + ": parameter '" + specs[index].key +
+      throw ParamError(where + ": parameter '" + params.entries_[index].key +
                        "' given twice on the command line");
     }
     seen_cli[index] = true;
-    set_entry(specs[index], trim(text.substr(eq + 1)), where, params.entries_[index]);
+    set_entry(*spec_of[index], trim(text.substr(eq + 1)), where, params.entries_[index]);
     params.entries_[index].origin = "cli";
   }
   return params;
@@ -180,6 +199,23 @@ std::vector<ParamSpec> concat_param_specs(std::initializer_list<std::span<const 
 
 std::size_t Params::get_choice(std::string_view key) const {
   return static_cast<std::size_t>(get(key));  // resolve() made it a whole number in range
+}
+
+ParamSpec family_param_spec(std::string prefix, std::string doc, std::string source) {
+  if (prefix.empty() || prefix.back() != '.') throw std::logic_error("a family's prefix ends in '.': '" + prefix + "'");
+  return text_param_spec(prefix + "*", "", "text", std::move(doc), std::move(source));
+}
+
+bool is_family(const ParamSpec& spec) { return spec.key.size() > 2 && spec.key.ends_with(".*"); }
+
+std::vector<const Params::Entry*> Params::family(std::string_view prefix) const {
+  std::vector<const Entry*> members;
+  for (const Entry& entry : entries_) {
+    if (entry.key.size() > prefix.size() && std::string_view(entry.key).substr(0, prefix.size()) == prefix) {
+      members.push_back(&entry);
+    }
+  }
+  return members;
 }
 
 ParamSpec text_param_spec(std::string key, std::string default_text, std::string unit, std::string doc,

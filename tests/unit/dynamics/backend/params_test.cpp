@@ -262,3 +262,60 @@ TEST(ParamSpecs, ASwitchDeclaredWithAnotherRangeIsAProgrammingError) {
 
 }  // namespace
 }  // namespace cosim::dynamics
+
+namespace cosim::dynamics {
+namespace {
+
+// A family (an FMU's variables, known once the FMU is read): any `fmu.<name>` is taken as
+// text, from the file and the command line, in the order first given, after the declared keys;
+// duplicates and strangers are the errors they are for declared keys.
+class ParamFamilyTest : public cosim::test::ScratchDirTest {
+ protected:
+  static Params resolve(const std::filesystem::path* file, std::vector<std::string> cli) {
+    return Params::resolve("fmu", specs(), file, cli);
+  }
+  static const std::vector<ParamSpec>& specs() {
+    static const std::vector<ParamSpec> s{
+        text_param_spec("fmu", "model.fmu", "path", "the FMU", "test"),
+        family_param_spec("fmu.", "a variable of the FMU", "test"),
+        {"step_s", 0.001, 1e-6, 1.0, "s", "sub-step", "test"},
+    };
+    return s;
+  }
+};
+
+TEST_F(ParamFamilyTest, MembersAreTakenAsTextAfterTheDeclaredKeys) {
+  const auto file = write("p.params", "fmu.k = 400\n# a comment\nfmu.label = two words\n");
+  const Params p = resolve(&file, {"fmu.c=0.3", "step_s=0.01", "fmu.k=410"});
+  ASSERT_EQ(p.entries().size(), 5u);
+  EXPECT_EQ(p.entries()[0].key, "fmu");
+  EXPECT_EQ(p.entries()[1].key, "step_s") << "a family has no entry of its own";
+  const auto members = p.family("fmu.");
+  ASSERT_EQ(members.size(), 3u);
+  EXPECT_EQ(members[0]->key, "fmu.k");
+  EXPECT_EQ(*members[0]->text, "410") << "the command line beats the file";
+  EXPECT_EQ(members[0]->origin, "cli");
+  EXPECT_EQ(*members[1]->text, "two words");
+  EXPECT_EQ(members[1]->origin, file.string());
+  EXPECT_EQ(members[2]->key, "fmu.c");
+  EXPECT_EQ(p.get("step_s"), 0.01);
+  EXPECT_TRUE(resolve(nullptr, {}).family("fmu.").empty());
+}
+
+TEST_F(ParamFamilyTest, DuplicatesAndStrangersAreErrorsAsForDeclaredKeys) {
+  EXPECT_THAT(param_error([] { (void)resolve(nullptr, {"fmu.k=1", "fmu.k=2"}); }),
+              HasSubstr("parameter 'fmu.k' given twice on the command line"));
+  const auto file = write("twice.params", "fmu.k = 1\nfmu.k = 2\n");
+  EXPECT_THAT(param_error([&] { (void)resolve(&file, {}); }),
+              HasSubstr("twice.params:2: parameter 'fmu.k' given twice (first at "));
+  EXPECT_THAT(param_error([] { (void)resolve(nullptr, {"fmux=1"}); }),
+              HasSubstr("unknown parameter 'fmux' for backend fmu; known: fmu, fmu.<name>, step_s"));
+  EXPECT_THAT(param_error([] { (void)resolve(nullptr, {"fmu.=1"}); }),
+              HasSubstr("unknown parameter 'fmu.'")) << "a member has a name";
+  EXPECT_TRUE(is_family(specs()[1]));
+  EXPECT_FALSE(is_family(specs()[0]));
+  EXPECT_THROW((void)family_param_spec("fmu", "no dot", "test"), std::logic_error);
+}
+
+}  // namespace
+}  // namespace cosim::dynamics

@@ -39,6 +39,13 @@ struct ParamSpec {
 ParamSpec text_param_spec(std::string key, std::string default_text, std::string unit, std::string doc,
                           std::string source);
 
+/// A family of parameters the model declares itself, known only once it is read (an FMU's
+/// variables): every key `<prefix><name>` is taken as text, for the backend to check against
+/// its model (Params::family). The spec's key is "<prefix>*"; `prefix` ends in '.'.
+ParamSpec family_param_spec(std::string prefix, std::string doc, std::string source);
+/// True for a family_param_spec.
+bool is_family(const ParamSpec& spec);
+
 /// Bad parameter input: the message names the key, and the file:line or the CLI override.
 /// A cosim::util::BadInputError, so a process that lets it reach main() exits with 2.
 class ParamError : public util::BadInputError {
@@ -76,6 +83,10 @@ class Params {
   std::size_t get_choice(std::string_view key) const;
   /// True while a key holds its declared default (neither the file nor an override set it).
   bool is_default(std::string_view key) const;
+  struct Entry;
+  /// The entries given for a family (family_param_spec), keys `<prefix><name>`, in the order
+  /// they were first given (the file's, then the command line's).
+  std::vector<const Entry*> family(std::string_view prefix) const;
   /// The file a text parameter names: the first regular file among `candidates(text,
   /// is_default(key))` (scene::input_file_candidates: as given, the current folder, the scenes
   /// root), normalised. Throws ParamError "parameter 'KEY' = 'TEXT': no WHAT at A nor B", or
@@ -97,7 +108,7 @@ class Params {
     std::optional<std::string> text = std::nullopt;  ///< a text parameter's value
   };
 
-  /// All values in spec order (for run.json).
+  /// All values in spec order, a family's after the declared ones (for run.json).
   std::span<const Entry> entries() const { return entries_; }
 
  private:
