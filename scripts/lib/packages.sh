@@ -28,6 +28,7 @@ cosim_packages_windows=(
   protobuf-compiler  # the host's protoc generates the code; same version as the sysroot's
   libboost-dev libeigen3-dev libcli11-dev nlohmann-json3-dev  # header-only, used as they are
   libprotobuf-dev libpugixml-dev libsundials-dev googletest  # their versions pick the sources
+  libz-mingw-w64-dev  # zlib for mingw (cosim::fmi inflates FMUs), a Debian binary package
 )
 
 ensure_packages() {
