@@ -21,6 +21,7 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 # Static executables import only KERNEL32.dll and msvcrt.dll (plus system DLLs): they run
 # from any folder, under Wine too, without shipping the mingw runtime.
 set(CMAKE_EXE_LINKER_FLAGS_INIT "-static")
+set(ZLIB_USE_STATIC_LIBS ON)  # libz.a, not libz.dll.a: no zlib1.dll to ship beside the programs
 
 # Tests and try_run go through Wine.
 find_program(COSIM_WINE64 NAMES wine64 PATHS /usr/lib/wine NO_CMAKE_FIND_ROOT_PATH)

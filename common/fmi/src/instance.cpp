@@ -2,6 +2,7 @@
 // statuses turned into errors that name the FMU and carry its last message.
 #include "cosim/fmi/instance.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "cosim/platform/paths.hpp"
@@ -37,7 +38,9 @@ Instance::Instance(const fs::path& folder, const ModelDescription& md, std::stri
   const fs::path relative = binary_path(md.version, md.co_simulation->model_identifier);
   std::error_code ec;
   if (!fs::is_regular_file(folder / relative, ec)) {
-    throw util::BadInputError(name_ + ": no " + platform::utf8(relative) + " (the FMU has no binary for this platform)");
+    std::string shown = platform::utf8(relative);  // as the FMU's zip names it, '/'-separated
+    std::replace(shown.begin(), shown.end(), '\\', '/');
+    throw util::BadInputError(name_ + ": no " + shown + " (the FMU has no binary for this platform)");
   }
   try {
     library_ = std::make_unique<platform::SharedLibrary>(folder / relative);
