@@ -3,6 +3,7 @@
 #include <numbers>
 #include <string>
 
+#include "cosim/dynamics/fmu/fmu_backend.hpp"
 #include "cosim/dynamics/kinematic/kinematic_backend.hpp"
 #include "cosim/dynamics/mecanum3vw/mecanum3vw_backend.hpp"
 #include "cosim/dynamics/mecanum4/mecanum4_backend.hpp"
@@ -34,6 +35,12 @@ double mecanum3vw_duration_s(const Params& params) {
 
 // Keep this list sorted by name (a unit test checks it). One line per backend.
 constexpr BackendEntry kRegistry[] = {
+    {"fmu",
+     "Any co-simulation FMU (FMI 3.0 or 2.0) stepped in the dynamics process, its outputs mapped to scene "
+     "joints by name or by a mapping file, its parameters set as fmu.NAME=VALUE; by default a pendulum FMU "
+     "built with cosim (--param fmu=FILE, mapping=FILE; another model needs --scene)",
+     "pendulum", {.dynamics = true, .energy_balance = false},
+     &fmu::fmu_param_specs, &fmu::make_fmu_backend, &fmu::fmu_natural_duration_s, nullptr},
     {"kinematic",
      "Robotino follows the rose reference exactly: Jacobian inverse kinematics, wheel and roller "
      "angles integrated, no dynamics (seeds 000 §3, 001)",

@@ -38,6 +38,7 @@ using Plots = std::vector<std::string>;
 // What each backend's runs draw (with a visual side, longer than the transient); without
 // --compare, and the extra plot when compared with a run of the same backend.
 const std::map<std::string, std::pair<Plots, Plots>> kExpected{
+    {"fmu", {{"path", "virtual_minus_dynamic", "delay_histogram"}, {}}},
     {"kinematic", {{"path", "virtual_minus_dynamic", "deviation", "delay_histogram"}, {}}},
     {"mecanum3vw", {{"path", "virtual_minus_dynamic", "deviation", "delay_histogram"}, {}}},
     {"mecanum4", {{"path", "virtual_minus_dynamic", "deviation", "delay_histogram", "speeds"}, {}}},
