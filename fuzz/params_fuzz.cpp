@@ -36,9 +36,21 @@ using cosim::fuzz::check;
 
 constexpr std::size_t kMaxOverrides = 64;  // bounds the work per input
 
-void check_params(const dyn::Params& params, std::span<const dyn::ParamSpec> specs, const std::string& file_origin) {
+void check_params(const dyn::Params& params, std::span<const dyn::ParamSpec> all_specs, const std::string& file_origin) {
+  // One entry per declared key, in order; then a family's members (family_param_spec), each
+  // text under a family's prefix.
+  std::vector<dyn::ParamSpec> specs, families;
+  for (const dyn::ParamSpec& spec : all_specs) (dyn::is_family(spec) ? families : specs).push_back(spec);
   const auto entries = params.entries();
-  check(entries.size() == specs.size(), "resolve() did not return one entry per declared key");
+  check(entries.size() >= specs.size(), "resolve() did not return one entry per declared key");
+  for (std::size_t i = specs.size(); i < entries.size(); ++i) {
+    const dyn::Params::Entry& e = entries[i];
+    const bool member = std::any_of(families.begin(), families.end(), [&](const dyn::ParamSpec& f) {
+      const std::string prefix = f.key.substr(0, f.key.size() - 1);
+      return e.key.size() > prefix.size() && e.key.compare(0, prefix.size(), prefix) == 0;
+    });
+    check(member && e.text.has_value() && e.origin != "default", e.key + ": an entry past the declared keys that is no family member");
+  }
   for (std::size_t i = 0; i < specs.size(); ++i) {
     const dyn::ParamSpec& spec = specs[i];
     const dyn::Params::Entry& e = entries[i];
