@@ -113,7 +113,7 @@ std::vector<Mapped> read_mapping(const fs::path& file, const fmi::ModelDescripti
     Mapped m;
     m.joint = std::string(util::trim(text.substr(0, eq)));
     std::istringstream rest{std::string(text.substr(eq + 1))};
-    std::string variable, extra;
+    std::string variable;
     rest >> variable;
     if (m.joint.find('/') == std::string::npos) throw ParamError(where + ": '" + m.joint + "' is no scoped scene joint (Model/joint)");
     if (!joints.insert(m.joint).second) throw ParamError(where + ": joint '" + m.joint + "' mapped twice");
@@ -123,9 +123,18 @@ std::vector<Mapped> read_mapping(const fs::path& file, const fmi::ModelDescripti
       throw ParamError(where + ": variable '" + variable + "' is no Float64 or Float32 output (it is a " +
                        fmi::type_name(m.variable->type) + " " + fmi::causality_name(m.variable->causality) + ")");
     }
-    if (rest >> m.scale && rest >> m.offset && rest >> extra) throw ParamError(where + ": more than scale and offset");
-    if (!rest.eof() && rest.fail()) throw ParamError(where + ": scale and offset must be numbers");
-    if (!std::isfinite(m.scale) || !std::isfinite(m.offset)) throw ParamError(where + ": scale and offset must be finite");
+    // Up to two numbers after the variable: scale (default 1), offset (default 0).
+    std::vector<std::string> numbers;
+    for (std::string word; rest >> word;) numbers.push_back(word);
+    if (numbers.size() > 2) throw ParamError(where + ": more than scale and offset after the variable");
+    for (std::size_t k = 0; k < numbers.size(); ++k) {
+      char* end = nullptr;
+      const double v = std::strtod(numbers[k].c_str(), &end);
+      if (end != numbers[k].c_str() + numbers[k].size() || !std::isfinite(v)) {
+        throw ParamError(where + ": " + (k == 0 ? "scale" : "offset") + " '" + numbers[k] + "' is not a finite number");
+      }
+      (k == 0 ? m.scale : m.offset) = v;
+    }
     out.push_back(m);
   }
   if (out.empty()) throw ParamError("mapping file '" + file.string() + "' maps no joint");

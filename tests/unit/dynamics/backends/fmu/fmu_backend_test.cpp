@@ -73,6 +73,11 @@ TEST_F(FmuBackendMapping, AMappingFileScalesAndOffsetsOutputsIntoJoints) {
   backend->advance_to(0.1);
   // The FMU's x at 0.1 s with k = 400 (ω0 = 20 rad/s, light damping): 0.1 cos(2) ≈ −0.0416 m.
   EXPECT_NEAR((backend->joint_values()[0] - 50) / 1000, 0.1 * std::cos(2.0), 2e-3);
+  // Scale and offset may be left out: 1 and 0.
+  const auto plain = make({"fmu=" + test_fmu("msd3.fmu"), "mapping=" + write("plain.map", "Model/slider = x\n").string()});
+  EXPECT_EQ(plain->joint_values()[0], 0.1);
+  EXPECT_THAT(error_of({"fmu=" + test_fmu("msd3.fmu"), "mapping=" + write("nan.map", "Model/slider = x 2 far\n").string()}),
+              HasSubstr("nan.map:1: offset 'far' is not a finite number"));
   EXPECT_THAT(error_of({"fmu=" + test_fmu("msd3.fmu"), "mapping=" + write("bad.map", "Model/slider = m\n").string()}),
               HasSubstr("bad.map:1: variable 'm' is no Float64 or Float32 output (it is a Float64 parameter)"));
   EXPECT_THAT(error_of({"fmu=" + test_fmu("msd3.fmu"), "mapping=" + write("twice.map", "A/b = x\nA/b = v\n").string()}),
