@@ -154,29 +154,18 @@ std::vector<Mapped> mapping_by_name(const fmi::ModelDescription& md, const std::
   return out;
 }
 
-// "Robot/arm speed" in "m/s" -> "Robot_arm_speed_m_per_s": a dynamics.csv column.
+// "Robot/arm speed" in "m/s" -> "Robot_arm_speed_m_per_s": a dynamics.csv column (letters,
+// digits and '_'; a unit's '/' reads "per").
 std::string column_name(const fmi::Variable& v) {
-  const auto clean = [](const std::string& text) {
+  const auto identifier = [](const std::string& text, bool slash_is_per) {
     std::string out;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-      const char c = text[i];
-      if (c == '/' && !out.empty()) {
-        out += "_per_";
-      } else {
-        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-        out += ok ? c : '_';
-      }
+    for (const char c : text) {
+      const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+      out += ok ? std::string(1, c) : (c == '/' && slash_is_per && !out.empty()) ? "_per_" : "_";
     }
     return out;
   };
-  std::string name;
-  for (const char c : v.name) name += (c == '/' || c == '.' || c == ' ') ? '_' : c;
-  std::string column;
-  for (const char c : name) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-    column += ok ? c : '_';
-  }
-  return v.unit.empty() ? column : column + "_" + clean(v.unit);
+  return v.unit.empty() ? identifier(v.name, false) : identifier(v.name, false) + "_" + identifier(v.unit, true);
 }
 
 struct Plan {
