@@ -94,6 +94,8 @@ write("scene/urdf_deep_nesting.urdf", 'URDF\n<robot name="r"><link name="base">'
       "</visual>" * 300 + "</link></robot>\n")
 write("runjson/deep_arrays.json", '{"schema_version": 1, "command": ' + "[" * 3000 + "]" * 3000 + "}\n")
 write("runjson/deep_objects.json", '{"schema_version": 1, "peer": ' + '{"a": ' * 1000 + "1" + "}" * 1000 + "}\n")
+# A number beyond a double: nlohmann's out_of_range, not a parse_error (a crash it found).
+write("runjson/number_overflow.json", '{"fps": 33E333}')
 EOF
 
 # params: files as users write them (every key of both backends at its default, the

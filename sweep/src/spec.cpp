@@ -605,7 +605,7 @@ Spec parse_spec(const std::string& json_text, const fs::path& file) {
   json root;
   try {
     root = json::parse(json_text, check);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // a parse error, or a number beyond a double ("1e999")
     throw util::BadInputError(file.string() + ": not JSON: " + e.what());
   }
   if (!duplicate.empty()) throw util::BadInputError(file.string() + ": " + duplicate + ": given twice");

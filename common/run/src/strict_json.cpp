@@ -49,8 +49,9 @@ nlohmann::json parse_object(std::string_view text, const std::string& where) {
       }
       return true;
     });
-  } catch (const nlohmann::json::parse_error& e) {
-    // e.what() is "[json.exception.parse_error.101] parse error at line 3, column 4: ..."
+  } catch (const nlohmann::json::exception& e) {
+    // A parse error, or a number beyond a double (out_of_range.406, "33E333"). e.what() is
+    // "[json.exception.parse_error.101] parse error at line 3, column 4: ..."
     std::string message = e.what();
     if (const auto at = message.find("] "); at != std::string::npos) message.erase(0, at + 2);
     throw util::BadInputError(where + ": " + util::printable(message));

@@ -116,6 +116,14 @@ TEST(RunSummary, RefusesAMissingKeyNamingIt) {
             "RUN/run.json: key 'summary.rtt_us.p99': missing (expected a number)");
 }
 
+TEST(RunSummary, RefusesANumberBeyondADoubleAsOneLine) {
+  // nlohmann throws out_of_range (not parse_error) for it: found by the runjson fuzz target.
+  const std::string why = refusal(replaced(to_json(sample()), "\"fps\": 20,", "\"fps\": 33E333,"));
+  EXPECT_EQ(why.rfind("RUN/run.json: ", 0), 0u) << why;
+  EXPECT_NE(why.find("33E333"), std::string::npos) << why;
+  EXPECT_EQ(why.find('\n'), std::string::npos) << why;
+}
+
 TEST(RunSummary, RefusesAWrongTypeNamingIt) {
   const std::string text = to_json(sample());
   EXPECT_EQ(refusal(replaced(text, "\"fps\": 20,", "\"fps\": \"20\",")),

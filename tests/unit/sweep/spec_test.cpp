@@ -129,6 +129,7 @@ TEST(SweepSpec, RandomSamplesAreTheSameForTheSameSeedAndEveryGridPoint) {
 
 TEST(SweepSpec, EveryMistakeIsOneLineNamingTheFileAndTheKey) {
   EXPECT_THAT(error_of("{"), HasSubstr("study.json: not JSON: "));
+  EXPECT_THAT(error_of("{\"duration_s\": 1e999}"), HasSubstr("study.json: not JSON: "));  // beyond a double
   EXPECT_EQ(error_of(R"({"backend": "robotino", "axis": []})"),
             "study.json: axis: unknown key (allowed: backend, params_file, params, duration_s, output_step_s, axes, "
             "samples, repetitions, metrics, recorder)");
