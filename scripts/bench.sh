@@ -15,6 +15,9 @@
 #   scripts/bench.sh mecanum4   mecanum4 backend, seed 002's 10 s manoeuvre, roller-level vs reduced wheels
 #   scripts/bench.sh render     VTK offscreen fps at 1280x720 and the coupled 50 s run at 30 fps with video
 #   scripts/bench.sh memory     peak RSS of each process, short run vs 10x longer run (flat = no growth)
+#   scripts/bench.sh fmu        the exported Robotino FMU (FMI 3.0 and 2.0) stepped by the fmu backend against
+#                               --backend robotino on the same 50 s at output 0.02 s, 5 rounds alternated, median
+#                               (target <= 1.5x); cosim-fmu export's time, and the FMU's unpacking and loading
 #   scripts/bench.sh sweep      cosim-sweep: 200 short Robotino points with --jobs 2 against --jobs 1, three times
 #                               interleaved; median wall time of each and their ratio (target >= 1.8 on 2 cores);
 #                               then, on a Slurm ($SLURM_CONF, or as root a single-node one started here by
@@ -282,6 +285,55 @@ if [[ $what == all || $what == loop ]]; then
       echo "$backend $mode: best of 3 = $best s"
     done
   done
+fi
+
+if [[ $what == all || $what == fmu ]]; then
+  echo "== the exported Robotino FMU in the fmu backend against --backend robotino, 50 s, output 0.02 s; 5 rounds, median"
+  start=$(date +%s.%N)
+  "$bin/cosim-fmu" export --backend robotino -o "$work/robotino.fmu" 2>/dev/null
+  end=$(date +%s.%N)
+  echo "export $(python3 -c "print($end - $start)")" >> "$work/fmu.txt"
+  "$bin/cosim-fmu" export --backend robotino --fmi 2 --no-reference -o "$work/robotino2.fmu" 2>/dev/null
+  for round in 1 2 3 4 5; do
+    for kind in direct fmi3 fmi2; do
+      case $kind in
+        direct) args=(--backend robotino) ;;
+        fmi3) args=(--backend fmu --param "fmu=$work/robotino.fmu" --scene "$root/scenes/robotino") ;;
+        fmi2) args=(--backend fmu --param "fmu=$work/robotino2.fmu" --scene "$root/scenes/robotino") ;;
+      esac
+      start=$(date +%s.%N)
+      "$bin/cosim-dynamics" "${args[@]}" --duration 50 --channel none --out "$work/fmu-$kind-$round" -q 2>/dev/null
+      end=$(date +%s.%N)
+      echo "$kind $(python3 -c "print($end - $start)")" >> "$work/fmu.txt"
+    done
+    # Loading alone: unpack, read the model description, load the binary, build the model, one step.
+    start=$(date +%s.%N)
+    "$bin/cosim-dynamics" --backend fmu --param "fmu=$work/robotino.fmu" --scene "$root/scenes/robotino" \
+      --duration 0.02 --channel none --out "$work/fmu-load-$round" -q 2>/dev/null
+    end=$(date +%s.%N)
+    echo "load $(python3 -c "print($end - $start)")" >> "$work/fmu.txt"
+    start=$(date +%s.%N)
+    "$bin/cosim-dynamics" --backend robotino --duration 0.02 --channel none --out "$work/direct-load-$round" -q
+    end=$(date +%s.%N)
+    echo "directload $(python3 -c "print($end - $start)")" >> "$work/fmu.txt"
+  done
+  cmp -s "$work/fmu-direct-1/dynamics.csv" "$work/fmu-fmi3-1/dynamics.csv" && same="identical" || same="DIFFERENT"
+  python3 - "$work/fmu.txt" "$same" <<'PY'
+import statistics, sys
+runs = {}
+for line in open(sys.argv[1]):
+    kind, wall = line.split()
+    runs.setdefault(kind, []).append(float(wall))
+m = {k: statistics.median(v) for k, v in runs.items()}
+listing = lambda k: ", ".join(f"{w:.3f}" for w in runs[k])
+print(f"--backend robotino:          {m['direct']:.3f} s (runs: {listing('direct')})")
+print(f"fmu backend, FMI 3.0 FMU:    {m['fmi3']:.3f} s: {m['fmi3'] / m['direct']:.2f}x (target <= 1.5x) (runs: {listing('fmi3')})")
+print(f"fmu backend, FMI 2.0 FMU:    {m['fmi2']:.3f} s: {m['fmi2'] / m['direct']:.2f}x (runs: {listing('fmi2')})")
+print(f"dynamics.csv of the FMU run against the direct one: {sys.argv[2]}")
+print(f"loading (a 0.02 s run): FMU {m['load']:.3f} s, direct {m['directload']:.3f} s: unpacking and loading "
+      f"{1000 * (m['load'] - m['directload']):.0f} ms")
+print(f"cosim-fmu export with the 50 s reference result: {m['export']:.3f} s")
+PY
 fi
 
 if [[ $what == all || $what == sweep ]]; then

@@ -3,16 +3,21 @@
 #include <numbers>
 #include <string>
 
+#ifndef COSIM_REGISTRY_SELF_CONTAINED
 #include "cosim/dynamics/fmu/fmu_backend.hpp"
+#endif
 #include "cosim/dynamics/kinematic/kinematic_backend.hpp"
 #include "cosim/dynamics/mecanum3vw/mecanum3vw_backend.hpp"
 #include "cosim/dynamics/mecanum4/mecanum4_backend.hpp"
-#ifdef COSIM_HAVE_MUJOCO  // defined by backends/mujoco where MuJoCo is found (not in the Windows build)
+// COSIM_HAVE_MUJOCO: defined by backends/mujoco where MuJoCo is found (not in the Windows build).
+#if defined(COSIM_HAVE_MUJOCO) && !defined(COSIM_REGISTRY_SELF_CONTAINED)
 #include "cosim/dynamics/mujoco/mujoco_backend.hpp"
 #endif
 #include "cosim/dynamics/omniwheel/omniwheel_backend.hpp"
 #include "cosim/dynamics/robotino/robotino_backend.hpp"
+#ifndef COSIM_REGISTRY_SELF_CONTAINED
 #include "cosim/dynamics/trajectory/trajectory_backend.hpp"
+#endif
 #include "cosim/util/errors.hpp"
 
 namespace cosim::dynamics::registry {
@@ -34,13 +39,17 @@ double mecanum3vw_duration_s(const Params& params) {
 }
 
 // Keep this list sorted by name (a unit test checks it). One line per backend.
+// COSIM_REGISTRY_SELF_CONTAINED (the table inside exported FMUs, fmu_export/) keeps only the
+// backends that read no file and load no library of their own.
 constexpr BackendEntry kRegistry[] = {
+#ifndef COSIM_REGISTRY_SELF_CONTAINED
     {"fmu",
      "Any co-simulation FMU (FMI 3.0 or 2.0) stepped in the dynamics process, its outputs mapped to scene "
      "joints by name or by a mapping file, its parameters set as fmu.NAME=VALUE; by default a pendulum FMU "
      "built with cosim (--param fmu=FILE, mapping=FILE; another model needs --scene)",
      "pendulum", {.dynamics = true, .energy_balance = false},
      &fmu::fmu_param_specs, &fmu::make_fmu_backend, &fmu::fmu_natural_duration_s, nullptr},
+#endif
     {"kinematic",
      "Robotino follows the rose reference exactly: Jacobian inverse kinematics, wheel and roller "
      "angles integrated, no dynamics (seeds 000 §3, 001)",
@@ -56,7 +65,7 @@ constexpr BackendEntry kRegistry[] = {
      "per wheel) or reduced (a sphere on a ball joint) wheels on a 3D multibody tree (seed 002)",
      "mecanum4", {.dynamics = true, .energy_balance = true},
      &mecanum4::mecanum4_param_specs, &mecanum4::make_mecanum4_backend, &mecanum4_duration_s, nullptr},
-#ifdef COSIM_HAVE_MUJOCO
+#if defined(COSIM_HAVE_MUJOCO) && !defined(COSIM_REGISTRY_SELF_CONTAINED)
     {"mujoco",
      "Any MJCF or URDF model stepped by MuJoCo at its own timestep: hinge, slide and free joints, actuators "
      "driven from a reference CSV or by the model's controller (robotino/mujoco/robotino.xml: the Robotino "
@@ -75,6 +84,7 @@ constexpr BackendEntry kRegistry[] = {
      "-1/16 reducers, PID wheel-speed control on the rose; a DAE solved with SUNDIALS IDA (seed 000 §3-4)",
      "robotino", {.dynamics = true, .energy_balance = true},
      &robotino_common::robotino_param_specs, &robotino::make_robotino_backend, &robotino_rose_duration_s, nullptr},
+#ifndef COSIM_REGISTRY_SELF_CONTAINED
     {"trajectory",
      "Plays a joint CSV (t_s, then one column per scene joint) for any XML, URDF or MJCF scene, linear or "
      "cubic, optionally looping; outputs the joint rates; by default the Robotino on a circle (--param "
@@ -82,6 +92,7 @@ constexpr BackendEntry kRegistry[] = {
      "robotino", {.dynamics = false, .energy_balance = false},
      &trajectory::trajectory_param_specs, &trajectory::make_trajectory_backend,
      &trajectory::trajectory_natural_duration_s, nullptr},
+#endif
 };
 
 }  // namespace

@@ -155,7 +155,8 @@ std::vector<Mapped> mapping_by_name(const fmi::ModelDescription& md, const std::
 }
 
 // "Robot/arm speed" in "m/s" -> "Robot_arm_speed_m_per_s": a dynamics.csv column (letters,
-// digits and '_'; a unit's '/' reads "per").
+// digits and '_'; a unit's '/' reads "per"). A name that already ends in its unit keeps it
+// once: "vx_m_per_s" in "m/s" (what cosim's own exported FMUs name their outputs).
 std::string column_name(const fmi::Variable& v) {
   const auto identifier = [](const std::string& text, bool slash_is_per) {
     std::string out;
@@ -165,7 +166,12 @@ std::string column_name(const fmi::Variable& v) {
     }
     return out;
   };
-  return v.unit.empty() ? identifier(v.name, false) : identifier(v.name, false) + "_" + identifier(v.unit, true);
+  const std::string name = identifier(v.name, false);
+  if (v.unit.empty()) return name;
+  std::string suffix = "_";
+  suffix += identifier(v.unit, true);
+  if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) return name;
+  return name + suffix;
 }
 
 struct Plan {
