@@ -158,13 +158,13 @@ EXPORT Status fmi3DoStep(Instance instance, double t, double h, bool no_set_stat
   *terminate = false;
   *early_return = false;
   *last_successful_time = model->time;
-  char text[128];
   if (!(h > 0) || fabs(t - model->time) > 1e-9 * (1 + fabs(t))) {
     say(model, kError, "doStep from another time than the FMU's, or a step <= 0");
     return kError;
   }
 #ifdef BROKEN_FIXED_STEP
   if (fabs(h - STEP_S) > 1e-12) { /* rounding of t0 + k h differences, far below the 1e-3 s steps an importer might send */
+    char text[128];
     snprintf(text, sizeof text, "a communication step of %.9g s: this FMU takes steps of exactly %g s", h, STEP_S);
     say(model, kError, text);
     return kError;
@@ -172,11 +172,12 @@ EXPORT Status fmi3DoStep(Instance instance, double t, double h, bool no_set_stat
 #endif
   if (t >= model->fail_at_s - 1e-12) {
 #ifdef BROKEN_CRASH
-    int* volatile nowhere = NULL; /* volatile: the compiler cannot know it is null, so it stores */
+    volatile int* volatile nowhere = NULL; /* volatile both: the compiler neither knows it is null nor drops the store */
     *nowhere = 1;
 #endif
 #ifdef BROKEN_STATUS
-    snprintf(text, sizeof text, "the clock broke at t = %g s (step %.0f)", t, model->steps + 1);
+    char text[128]; /* two lines: an importer's error must still be one */
+    snprintf(text, sizeof text, "the clock broke at t = %g s\n(step %.0f)", t, model->steps + 1);
     say(model, BROKEN_STATUS, text);
     return BROKEN_STATUS;
 #endif
