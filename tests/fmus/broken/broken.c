@@ -1,7 +1,8 @@
 /* Broken FMUs (FMI 3.0 co-simulation) for cosim's error paths, one source built several ways
-   (tests/fmus/broken/CMakeLists.txt). The model is a clock: the output Clock/hand is the time
-   and `steps` counts the communication steps taken, so that a test can tell exactly what was
-   stepped before the failure. Compile definitions choose how it breaks, at the first step
+   (tests/fmus/broken/CMakeLists.txt). The model is a clock: the output Pendulum/swing is the
+   time (driving scenes/pendulum's joint, so that the recorder takes that scene) and `steps`
+   counts the communication steps taken, so that a test can tell exactly what was stepped
+   before the failure. Compile definitions choose how it breaks, at the first step
    that starts at or after the parameter fail_at_s:
      BROKEN_NO_DO_STEP     fmi3DoStep is not exported (an importer must refuse it unloaded);
      BROKEN_STATUS=<2|3|4> doStep returns Discard, Error or Fatal, saying why in the log;
