@@ -11,6 +11,7 @@
 #include <span>
 #include <string_view>
 #include <system_error>
+#include <utility>
 
 #include "cosim/platform/console.hpp"
 #include "cosim/platform/output_file.hpp"
@@ -153,6 +154,21 @@ struct ChannelFolder {
 };
 
 // ---- children ----
+
+/// "a crash (SIGSEGV)" for the exit code of a process a fault signal ended, else "".
+std::string crash_of(int exit_code) {
+#ifdef _WIN32
+  (void)exit_code;
+  return {};
+#else
+  static constexpr std::pair<int, const char*> kFaults[] = {
+      {4, "SIGILL"}, {6, "SIGABRT"}, {7, "SIGBUS"}, {8, "SIGFPE"}, {11, "SIGSEGV"}};
+  for (const auto& [signal, name] : kFaults) {
+    if (exit_code == 128 + signal) return std::string("a crash (") + name + ")";
+  }
+  return {};
+#endif
+}
 
 struct Side {
   std::string name;
@@ -354,7 +370,12 @@ void write_report(const Programs& programs, const fs::path& run_dir, Interrupts&
   std::error_code ec;
   if (!fs::exists(run_dir / "run.json", ec)) return;
   try {
-    if (run::read_run_summary(run_dir / "run.json").totals.frames_sent == 0) {
+    const run::RunSummary summary = run::read_run_summary(run_dir / "run.json");
+    if (summary.status == "running") {  // written at the start, never replaced
+      say("no report: run.json still says running (cosim-dynamics did not end the run: killed or crashed)");
+      return;
+    }
+    if (summary.totals.frames_sent == 0) {
       say("no report: the run ended before its first frame");
       return;
     }
@@ -434,6 +455,13 @@ int launch(const LaunchOptions& options) {
     throw;
   }
   const Side* const first_failure = supervise_run(dynamics, visual, run.path, interrupts);
+  // A side that crashed (a model's fault in the dynamics) could not say so itself.
+  if (first_failure != nullptr) {
+    if (const std::string crash = crash_of(*first_failure->exit_code); !crash.empty()) {
+      say(first_failure->name + " ended by " + crash + ", exit " + std::to_string(*first_failure->exit_code) +
+          "; what it wrote before stays in the run folder");
+    }
+  }
   channel_folder.remove();
 
   if (visual_name == "cosim-visual") tell_frames_rendered(run.path);

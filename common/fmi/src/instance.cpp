@@ -62,6 +62,8 @@ void* Instance::symbol(const char* function) const {
 
 void Instance::message(int status, const char* category, const char* text) {
   last_message_ = text != nullptr ? text : "";
+  // It ends error lines (check()): one line, whatever the FMU wrote.
+  for (char& c : last_message_) c = static_cast<unsigned char>(c) < 0x20 ? ' ' : c;
   if (log_) log_(status_name(status), category != nullptr ? category : "", last_message_);
 }
 

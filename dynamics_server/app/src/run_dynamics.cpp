@@ -257,6 +257,7 @@ void DynamicsRun::execute() {
   log_ = std::make_unique<util::EventLog>("cosim-dynamics", folder_->event_log(), false);
   log_->info("command: " + options_.command_line);
   for (const auto& note : notes_) log_->info(note);
+  backend_->set_message_sink([this](std::string_view line) { log_->info(line); });  // an FMU's log
   record_ = std::make_unique<RunRecord>(*folder_, joint_columns(),
                                         kinematics_->probe_names(), backend_->output_names());
 

@@ -97,6 +97,25 @@ void Backend::advance_to(double t_s) {
   check_finite(t_from_s);
 }
 
+void Backend::set_message_sink(MessageSink sink) {
+  message_sink_ = std::move(sink);
+  if (!message_sink_) return;
+  for (const std::string& line : kept_messages_) message_sink_(line);
+  if (dropped_messages_ > 0) message_sink_(std::to_string(dropped_messages_) + " more lines of the model's not kept");
+  kept_messages_.clear();
+  dropped_messages_ = 0;
+}
+
+void Backend::say(std::string line) {
+  if (message_sink_) {
+    message_sink_(line);
+  } else if (kept_messages_.size() < kKeptMessages) {
+    kept_messages_.push_back(std::move(line));
+  } else {
+    ++dropped_messages_;
+  }
+}
+
 void Backend::throw_if_interrupted(double t_s) const {
   if (interrupt_check_ != nullptr && interrupt_check_()) {
     throw util::InterruptedError("interrupted by a signal inside backend " + name_ + "'s step, at t = " +

@@ -166,6 +166,9 @@ void FrameLoop::run() {
         }
       }
       show_progress(t_event, false);
+      // The tables on disk up to this frame: a model that crashes the process (an FMU's
+      // doStep) leaves every row before it. One write per table with something new.
+      record_.flush();
       ++k;
     }
   }

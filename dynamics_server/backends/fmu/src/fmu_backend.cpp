@@ -4,7 +4,7 @@
 #include "cosim/dynamics/fmu/fmu_backend.hpp"
 
 #include <cmath>
-#include <cstdio>
+#include <optional>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -284,30 +284,33 @@ class FmuBackend final : public Backend {
     for (const fmi::Variable* v : plan_.outputs) output_vrs_.push_back(v->value_reference);
     joint_values_.resize(joint_vrs_.size());
     variable_step_ = md.co_simulation->can_handle_variable_step;
+    // The FMU's own step: its default experiment's, else its fixed internal step (FMI 3).
+    const std::optional<double> own_step_s =
+        md.step_size_s ? md.step_size_s : md.co_simulation->fixed_internal_step_s;
     const double asked = params.get("step_s");
-    step_s_ = asked > 0 ? asked : md.step_size_s.value_or(kDefaultStep_s);
-    if (!variable_step_ && md.step_size_s && asked > 0 && asked != *md.step_size_s) {
+    step_s_ = asked > 0 ? asked : own_step_s.value_or(kDefaultStep_s);
+    if (!variable_step_ && own_step_s && asked > 0 && asked != *own_step_s) {
       throw ParamError("parameter 'step_s' = " + util::format("%g", asked) + ": " + plan_.name +
-                       " takes communication steps of its default experiment's " + util::format("%g", *md.step_size_s) +
+                       " takes communication steps of " + util::format("%g", *own_step_s) +
                        " s only (canHandleVariableCommunicationStepSize=false)");
     }
     const std::string name = plan_.name;
     try {
-      instance_ = fmi::instantiate(plan_.fmu->folder, md, name, [name](std::string_view status, std::string_view category,
-                                                                         std::string_view message) {
-        // The dynamics' stderr: dynamics.log when the launcher runs it.
-        std::fprintf(stderr, "%s: %.*s: %.*s: %.*s\n", name.c_str(), static_cast<int>(status.size()), status.data(),
-                     static_cast<int>(category.size()), category.data(), static_cast<int>(message.size()), message.data());
+      instance_ = fmi::instantiate(plan_.fmu->folder, md, name, [this, name](std::string_view status,
+                                                                               std::string_view category,
+                                                                               std::string_view message) {
+        // A line of its own in dynamics.log (Backend::say): "pendulum.fmu: Warning: category: text".
+        say(name + ": " + std::string(status) + ": " + std::string(category) + ": " + std::string(message));
       });
       instance_->enter_initialization_mode(t0_s, std::nullopt, md.tolerance);
       for (const Params::Entry* entry : params.family(kFamily)) set_parameter(*instance_, md, *entry, name);
       instance_->exit_initialization_mode();
+      read_first();
     } catch (const ParamError&) {
       throw;
     } catch (const util::CosimError& e) {
       throw ParamError(e.what());
     }
-    read(mutable_joint_values(), mutable_outputs());
   }
 
  private:
@@ -315,6 +318,29 @@ class FmuBackend final : public Backend {
     instance_->get_float64(joint_vrs_, joint_values_);
     for (std::size_t i = 0; i < q.size(); ++i) q[i] = plan_.joints[i].scale * joint_values_[i] + plan_.joints[i].offset;
     if (!output_vrs_.empty()) instance_->get_float64(output_vrs_, outputs);
+  }
+
+  // The first read, before running: an output the binary refuses (its model description
+  // declares what it does not have) is named with its value reference.
+  void read_first() {
+    try {
+      read(mutable_joint_values(), mutable_outputs());
+    } catch (const util::BadInputError& e) {
+      for (const fmi::Variable& v : plan_.fmu->md.variables) {
+        if (!is_real_output(v)) continue;
+        double value = 0;
+        try {
+          instance_->get_float64(std::span(&v.value_reference, 1), std::span(&value, 1));
+        } catch (const util::BadInputError& refused) {
+          std::string why = refused.what();  // "<name>: fmi3GetFloat64 returned Error: ..."
+          if (why.starts_with(plan_.name + ": ")) why.erase(0, plan_.name.size() + 2);
+          throw ParamError(plan_.name + ": its binary refuses the output '" + v.name + "' (valueReference " +
+                           std::to_string(v.value_reference) + ", modelDescription.xml line " + std::to_string(v.line) +
+                           "): " + why);
+        }
+      }
+      throw;
+    }
   }
 
   void do_advance_to(double t_s, std::span<double> q, std::span<double> outputs) override {

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -82,6 +83,13 @@ class Backend {
   using InterruptCheck = bool (*)() noexcept;
   void set_interrupt_check(InterruptCheck check) { interrupt_check_ = check; }
 
+  /// Where the model's own messages go, one line each (an FMU's log): the run's event log
+  /// (dynamics.log). Those said before a sink is set (while the model was made) are given to
+  /// it at once; without a sink they are kept, up to kKeptMessages.
+  using MessageSink = std::function<void(std::string_view line)>;
+  void set_message_sink(MessageSink sink);
+  static constexpr std::size_t kKeptMessages = 1000;
+
  protected:
   /// Sizes the state; joint values start at 0 and outputs at NaN, so a derived constructor
   /// that forgets to set an output is caught by the first finiteness check.
@@ -102,6 +110,8 @@ class Backend {
   /// Throws util::InterruptedError naming `t_s` [s] (the model's time reached) once the
   /// interrupt check says so. For a backend's inner loop: cheap, but not every step.
   void throw_if_interrupted(double t_s) const;
+  /// One line of the model's own (set_message_sink). Allocates: not for every step.
+  void say(std::string line);
 
  private:
   /// Advances from time_s() to t_s (> time_s(), finite), updating `q` (joint values) and
@@ -122,6 +132,9 @@ class Backend {
   std::vector<double> joint_values_;
   std::vector<double> outputs_;
   InterruptCheck interrupt_check_ = nullptr;
+  MessageSink message_sink_;
+  std::vector<std::string> kept_messages_;  // said before the sink was set
+  std::size_t dropped_messages_ = 0;        // beyond kKeptMessages
 };
 
 }  // namespace cosim::dynamics

@@ -1,6 +1,7 @@
 // The fmu backend: its default pendulum FMU keeps its energy (no damping) as a pendulum must;
 // a mapping file scales and offsets an FMU's outputs into scene joints and leaves the rest as
-// outputs; fmu.NAME=VALUE parameters reach the FMU or are refused naming the variable.
+// outputs; fmu.NAME=VALUE parameters reach the FMU or are refused naming the variable; the
+// broken FMUs of tests/fmus/broken/ are refused or fail naming the FMU and the problem.
 #include "cosim/dynamics/fmu/fmu_backend.hpp"
 
 #include <cmath>
@@ -12,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "cosim/platform/paths.hpp"
+#include "cosim/util/errors.hpp"
 #include "cosim/test/scratch_dir.hpp"
 
 namespace cosim::dynamics::fmu {
@@ -97,6 +99,79 @@ TEST(FmuBackend, ParametersReachTheFmuOrAreRefusedNamingTheVariable) {
   EXPECT_THAT(error_of({"fmu=" + test_fmu("msd3.fmu")}),
               HasSubstr("msd3.fmu: no output is named as a scene joint (Model/joint)"));
   EXPECT_THAT(error_of({"fmu=/no/such.fmu"}), HasSubstr("parameter 'fmu' = '/no/such.fmu': no FMU at /no/such.fmu"));
+}
+
+// ---- the broken FMUs (tests/fmus/broken/broken.c): a clock whose Pendulum/swing is the time ----
+
+TEST(FmuBackendBroken, AMissingFunctionIsRefusedBeforeInstantiating) {
+  // The FMU's fmi3InstantiateCoSimulation refuses with another message if it is reached.
+  EXPECT_EQ(error_of({"fmu=" + test_fmu("broken_no_do_step.fmu")}),
+            "broken_no_do_step.fmu: its binary exports no fmi3DoStep (the standard requires every one of its functions)");
+}
+
+TEST(FmuBackendBroken, AZipEntryThatClimbsOutIsRefusedNamingIt) {
+  const std::string fmu = test_fmu("broken_zip_entry.fmu");
+  EXPECT_EQ(error_of({"fmu=" + fmu}), fmu + ": ../evil: a '..' component (it could climb out of the folder)");
+}
+
+TEST(FmuBackendBroken, AnOutputItsBinaryDoesNotHaveIsNamed) {
+  EXPECT_EQ(error_of({"fmu=" + test_fmu("broken_lying.fmu")}),
+            "broken_lying.fmu: its binary refuses the output 'ghost' (valueReference 7, modelDescription.xml line 19): "
+            "fmi3GetFloat64 returned Error: no Float64 variable of value reference 7");
+}
+
+TEST(FmuBackendBroken, DiscardErrorAndFatalAreNumericalFailuresWithTheFmusMessage) {
+  for (const std::string status : {"Discard", "Error", "Fatal"}) {
+    std::string lower = status;
+    lower[0] = static_cast<char>(std::tolower(lower[0]));
+    const std::string name = "broken_" + lower + ".fmu";
+    const auto backend = make({"fmu=" + test_fmu(name), "fmu.fail_at_s=0.1"});
+    ASSERT_EQ(backend->output_names(), std::vector<std::string>{"steps"});
+    for (int i = 1; i <= 5; ++i) backend->advance_to(i * 0.02);
+    // Up to 0.1 s: ten steps of its default experiment's 0.01 s, the clock at the time.
+    EXPECT_EQ(backend->outputs()[0], 10) << status;
+    EXPECT_DOUBLE_EQ(backend->joint_values()[0], 0.1) << status;
+    try {
+      backend->advance_to(0.12);
+      ADD_FAILURE() << name << " stepped past fail_at_s";
+    } catch (const util::NumericalError& e) {
+      // The FMU's message has two lines; the error is one.
+      EXPECT_EQ(std::string(e.what()), name + ": fmi3DoStep at t = 0.1 s returned " + status +
+                                           ": the clock broke at t = 0.1 s (step 11)");
+    }
+  }
+}
+
+TEST(FmuBackendBroken, AFixedStepFmuGetsExactlyItsStep) {
+  // Its step only in fixedInternalStepSize (no default experiment's), 0.01 s; any other step
+  // and the FMU returns Error, so a run without error proves every step was 0.01 s.
+  const std::string fmu = "fmu=" + test_fmu("broken_fixed_step.fmu");
+  const auto backend = make({fmu});
+  for (int i = 1; i <= 10; ++i) backend->advance_to(i * 0.02);
+  EXPECT_EQ(backend->outputs()[0], 20) << "0.2 s in steps of 0.01 s";
+  try {
+    backend->advance_to(0.2 + 1.0 / 30);
+    ADD_FAILURE() << "advanced by 1/30 s";
+  } catch (const ParamError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("broken_fixed_step.fmu takes communication steps of exactly 0.01 s "
+                                    "(canHandleVariableCommunicationStepSize=false); the run advances by 0.0333333 s"));
+  }
+  EXPECT_EQ(error_of({fmu, "step_s=0.02"}),
+            "parameter 'step_s' = 0.02: broken_fixed_step.fmu takes communication steps of 0.01 s only "
+            "(canHandleVariableCommunicationStepSize=false)");
+}
+
+TEST(FmuBackendBroken, TheFmusLogReachesTheMessageSinkLineByLine) {
+  const auto backend = make({"fmu=" + test_fmu("broken_discard.fmu"), "fmu.fail_at_s=0.02"});
+  std::vector<std::string> lines;
+  backend->set_message_sink([&](std::string_view line) { lines.emplace_back(line); });
+  // Said while it was made (exit initialization mode): kept and given to the sink when set.
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0], "broken_discard.fmu: OK: logEvents: clock ready, failing from t = 0.02 s");
+  backend->advance_to(0.02);
+  EXPECT_THROW(backend->advance_to(0.04), util::NumericalError);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[1], "broken_discard.fmu: Discard: logStatusError: the clock broke at t = 0.02 s (step 3)");
 }
 
 }  // namespace
