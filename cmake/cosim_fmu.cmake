@@ -30,7 +30,8 @@ function(cosim_add_fmu target)
   add_library(${target}_binary SHARED ${arg_SOURCE})
   target_compile_definitions(${target}_binary PRIVATE ${arg_DEFINES})
   set_target_properties(${target}_binary PROPERTIES OUTPUT_NAME ${arg_IDENTIFIER} PREFIX "" SUFFIX ${suffix}
-                        C_VISIBILITY_PRESET hidden LIBRARY_OUTPUT_DIRECTORY ${work}/lib RUNTIME_OUTPUT_DIRECTORY ${work}/lib)
+                        C_VISIBILITY_PRESET hidden LIBRARY_OUTPUT_DIRECTORY ${work}/lib RUNTIME_OUTPUT_DIRECTORY ${work}/lib
+                        ARCHIVE_OUTPUT_DIRECTORY ${work}/lib)  # a DLL's import library: one folder per FMU
   if(WIN32)
     target_link_options(${target}_binary PRIVATE -static-libgcc)
   else()

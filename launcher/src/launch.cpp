@@ -11,7 +11,6 @@
 #include <span>
 #include <string_view>
 #include <system_error>
-#include <utility>
 
 #include "cosim/platform/console.hpp"
 #include "cosim/platform/output_file.hpp"
@@ -154,21 +153,6 @@ struct ChannelFolder {
 };
 
 // ---- children ----
-
-/// "a crash (SIGSEGV)" for the exit code of a process a fault signal ended, else "".
-std::string crash_of(int exit_code) {
-#ifdef _WIN32
-  (void)exit_code;
-  return {};
-#else
-  static constexpr std::pair<int, const char*> kFaults[] = {
-      {4, "SIGILL"}, {6, "SIGABRT"}, {7, "SIGBUS"}, {8, "SIGFPE"}, {11, "SIGSEGV"}};
-  for (const auto& [signal, name] : kFaults) {
-    if (exit_code == 128 + signal) return std::string("a crash (") + name + ")";
-  }
-  return {};
-#endif
-}
 
 struct Side {
   std::string name;
@@ -457,7 +441,7 @@ int launch(const LaunchOptions& options) {
   const Side* const first_failure = supervise_run(dynamics, visual, run.path, interrupts);
   // A side that crashed (a model's fault in the dynamics) could not say so itself.
   if (first_failure != nullptr) {
-    if (const std::string crash = crash_of(*first_failure->exit_code); !crash.empty()) {
+    if (const std::string crash = platform::crash_description(*first_failure->exit_code); !crash.empty()) {
       say(first_failure->name + " ended by " + crash + ", exit " + std::to_string(*first_failure->exit_code) +
           "; what it wrote before stays in the run folder");
     }

@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <ostream>
 #include <set>
@@ -12,6 +13,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <pugixml.hpp>
 
 #include "cosim/dynamics/registry/registry.hpp"
 #include "cosim/fmi/fmi3_api.hpp"
@@ -215,6 +218,70 @@ TEST_F(FmuExportTest, TheModelDescriptionIsTheParameterTableJointsAndOutputs) {
     ASSERT_NE(u.md.find("omega1_rad_per_s"), nullptr);
     EXPECT_EQ(u.md.find("dx_m")->unit, "m");
     EXPECT_EQ(u.md.find("omega1_rad_per_s")->unit, "rad/s");
+  }
+}
+
+// The standard's schema, checked structurally (fmi3ModelDescription.xsd, fmi2ModelDescription.xsd
+// in the standards' text): the elements in the order the schema's sequence gives, the required
+// attributes, and a model structure that names outputs only.
+TEST_F(FmuExportTest, TheModelDescriptionFollowsTheSchemasStructure) {
+  for (const int version : {3, 2}) {
+    SCOPED_TRACE("FMI " + std::to_string(version));
+    const fs::path fmu = exported("mecanum3vw", "m" + std::to_string(version) + ".fmu",
+                                  {"--fmi", std::to_string(version), "--no-reference"});
+    const Unpacked u = unpack(fmu);
+    pugi::xml_document doc;
+    ASSERT_TRUE(doc.load_file((u.folder / "modelDescription.xml").c_str()));
+    const pugi::xml_node root = doc.child("fmiModelDescription");
+    ASSERT_TRUE(root);
+    for (const char* required : {"fmiVersion", "modelName", version == 3 ? "instantiationToken" : "guid"}) {
+      EXPECT_TRUE(root.attribute(required)) << required;
+    }
+    const std::vector<std::string> order = {"ModelExchange", "CoSimulation", "ScheduledExecution", "UnitDefinitions",
+                                            "TypeDefinitions", "LogCategories", "DefaultExperiment", "VendorAnnotations",
+                                            "ModelVariables", "ModelStructure"};
+    std::size_t last = 0;
+    for (const pugi::xml_node child : root.children()) {
+      const auto at = std::find(order.begin(), order.end(), child.name());
+      ASSERT_NE(at, order.end()) << child.name() << " is no element of fmiModelDescription";
+      const auto index = static_cast<std::size_t>(at - order.begin());
+      EXPECT_GE(index, last) << child.name() << " out of the schema's order";
+      last = index;
+    }
+    EXPECT_TRUE(root.child("CoSimulation").attribute("modelIdentifier"));
+    std::set<std::string> outputs;  // FMI 3: value references; FMI 2: 1-based indices
+    std::size_t index = 0;
+    for (const pugi::xml_node v : root.child("ModelVariables").children()) {
+      ++index;
+      EXPECT_TRUE(v.attribute("name") && v.attribute("valueReference")) << v.name();
+      if (version == 2) {
+        EXPECT_EQ(std::string(v.name()), "ScalarVariable");
+        EXPECT_TRUE(v.child("Real")) << v.attribute("name").value();
+      }
+      if (std::string(v.attribute("causality").value()) == "output") {
+        outputs.insert(version == 3 ? v.attribute("valueReference").value() : std::to_string(index));
+      }
+    }
+    std::size_t listed = 0;
+    const auto check_listed = [&](pugi::xml_node parent, const char* element, const char* key) {
+      std::set<std::string> seen;
+      for (const pugi::xml_node n : parent.children(element)) {
+        ++listed;
+        EXPECT_TRUE(outputs.count(n.attribute(key).value())) << element << " " << n.attribute(key).value();
+        seen.insert(n.attribute(key).value());
+      }
+      EXPECT_EQ(seen, outputs) << element << ": every output, once";
+    };
+    const pugi::xml_node structure = root.child("ModelStructure");
+    if (version == 3) {
+      check_listed(structure, "Output", "valueReference");
+      check_listed(structure, "InitialUnknown", "valueReference");
+    } else {
+      check_listed(structure.child("Outputs"), "Unknown", "index");
+      check_listed(structure.child("InitialUnknowns"), "Unknown", "index");
+    }
+    EXPECT_EQ(listed, 2 * outputs.size());
+    EXPECT_GT(outputs.size(), 40u);  // mecanum3vw's 42 joints and 28 outputs
   }
 }
 

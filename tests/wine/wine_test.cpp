@@ -249,7 +249,7 @@ TEST_F(WineTest, ConsoleInterruptOfTheLauncherStopsBothSidesCleanly) {
   Process launcher(wine64(),
                    {(windows_bin() / "cosim.exe").string(), "--recorder", "--mode", "realtime", "--duration", "60",
                     "--out", windows_path(run)},
-                   tmp_.path() / "launcher", {.own_process_group = true});
+                   tmp_.path() / "launcher", {.own_process_group = true, .file_size_limit = std::nullopt});
   ASSERT_TRUE(wait_for_file(run / "probes.csv", std::chrono::seconds(60))) << launcher.err();
   std::this_thread::sleep_for(std::chrono::seconds(1));
   launcher.kill(SIGINT);

@@ -4,6 +4,7 @@
 // waiting with a timeout, a clean stop, a kill, what the child started, start errors.
 #include "cosim/platform/process.hpp"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -46,6 +47,9 @@ int child_main(const std::vector<std::string>& args) {
   const std::string what = args.size() > 2 ? args[2] : "";
   const auto arg = [&](std::size_t i) { return args.size() > 3 + i ? args[3 + i] : std::string(); };
   if (what == "exit") return std::stoi(arg(0));
+#ifndef _WIN32
+  if (what == "segv") return raise(SIGSEGV);  // (under ASan: its report, then SIGABRT)
+#endif
   if (what == "echo") {  // each argument on a line of its own, in brackets
     for (std::size_t i = 3; i < args.size(); ++i) std::printf("[%s]\n", args[i].c_str());
     return 0;
@@ -171,6 +175,19 @@ TEST_F(ProcessTest, ReturnsTheChildsExitCode) {
   EXPECT_EQ(three.wait(), 3) << "the code stays once reaped";
   EXPECT_FALSE(three.running());
   EXPECT_GT(three.id(), 0);
+}
+
+TEST_F(ProcessTest, ACrashIsSaidAndAnExitCodeIsNot) {
+  EXPECT_EQ(cosim::platform::crash_description(0), "");
+  EXPECT_EQ(cosim::platform::crash_description(2), "");
+  EXPECT_EQ(cosim::platform::crash_description(130), "") << "an interrupt is no crash";
+#ifdef _WIN32
+  EXPECT_EQ(cosim::platform::crash_description(static_cast<int>(0xC0000005u)), "a crash (access violation)");
+#else
+  EXPECT_EQ(cosim::platform::crash_description(128 + SIGSEGV), "a crash (SIGSEGV)");
+  Process segv(self(), child({"segv"}));
+  EXPECT_THAT(cosim::platform::crash_description(segv.wait()), ::testing::StartsWith("a crash (SIG"));
+#endif
 }
 
 TEST_F(ProcessTest, ArgumentsArriveUnchanged) {

@@ -236,4 +236,13 @@ void Process::kill() noexcept {
   ::kill(own_process_group_ ? -static_cast<pid_t>(id_) : static_cast<pid_t>(id_), SIGKILL);
 }
 
+std::string crash_description(int exit_code) {
+  static constexpr std::pair<int, const char*> kFaults[] = {
+      {SIGILL, "SIGILL"}, {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"}, {SIGFPE, "SIGFPE"}, {SIGSEGV, "SIGSEGV"}};
+  for (const auto& [signal, name] : kFaults) {
+    if (exit_code == 128 + signal) return std::string("a crash (") + name + ")";
+  }
+  return {};
+}
+
 }  // namespace cosim::platform

@@ -305,4 +305,15 @@ void Process::kill() noexcept {
   TerminateJobObject(as_handle(job_), kExitKilled);  // the child and whatever it started
 }
 
+std::string crash_description(int exit_code) {
+  // NTSTATUS exception codes a process ends with when nothing handles the fault.
+  static constexpr std::pair<DWORD, const char*> kFaults[] = {
+      {0xC0000005, "access violation"}, {0xC00000FD, "stack overflow"}, {0xC000001D, "illegal instruction"},
+      {0xC0000094, "integer division by zero"}, {0xC0000409, "stack buffer overrun"}, {0x80000003, "breakpoint"}};
+  for (const auto& [status, name] : kFaults) {
+    if (static_cast<DWORD>(exit_code) == status) return std::string("a crash (") + name + ")";
+  }
+  return {};
+}
+
 }  // namespace cosim::platform

@@ -4,10 +4,10 @@
 #include "cosim/dynamics/fmu/fmu_backend.hpp"
 
 #include <cmath>
-#include <optional>
 #include <fstream>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>

@@ -117,4 +117,9 @@ class Process {
   std::optional<int> exit_code_;
 };
 
+/// "a crash (SIGSEGV)" when `exit_code` (Process::wait's) says a fault ended the child: a
+/// POSIX fault signal (SIGILL, SIGABRT, SIGBUS, SIGFPE, SIGSEGV), a Windows exception status
+/// (access violation, stack overflow, …); "" otherwise.
+std::string crash_description(int exit_code);
+
 }  // namespace cosim::platform
