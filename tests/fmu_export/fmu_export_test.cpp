@@ -23,6 +23,7 @@
 #include "cosim/fmi/zip_reader.hpp"
 #include "cosim/platform/paths.hpp"
 #include "cosim/platform/shared_library.hpp"
+#include "cosim/test/allocation_probe.hpp"
 #include "cosim/test/process.hpp"
 #include "cosim/util/errors.hpp"
 
@@ -431,6 +432,27 @@ TEST_F(FmuExportTest, SeveralInstancesAtOnceEachReproduceTheReferenceResult) {
     // The reference is printed to 17 digits: it reads back exactly.
     EXPECT_EQ(worst[k], 0.0) << "instance " << k;
   }
+}
+
+TEST_F(FmuExportTest, SteppingTheExportedFmuDoesNotAllocate) {
+  // fmi3DoStep and fmi3GetFloat64 of the exported Robotino, through the importer: the backend's
+  // own promise (advance_to does not allocate) kept across the FMI layer.
+  const Unpacked u = unpack(exported("robotino", "robotino.fmu", {"--no-reference"}));
+  auto instance = fmi::instantiate(u.folder, u.md, "robotino", nullptr);
+  instance->enter_initialization_mode(0.0, std::nullopt, std::nullopt);
+  instance->exit_initialization_mode();
+  std::vector<std::uint32_t> vrs;
+  for (const fmi::Variable& v : u.md.variables) {
+    if (v.causality == fmi::Causality::output) vrs.push_back(v.value_reference);
+  }
+  std::vector<double> values(vrs.size());
+  instance->do_step(0.0, 0.02);
+  const ::cosim::test::AllocationProbe probe;
+  for (int k = 1; k < 100; ++k) {
+    instance->do_step(k * 0.02, 0.02);
+    instance->get_float64(vrs, values);
+  }
+  EXPECT_EQ(probe.count(), 0u);
 }
 
 TEST_F(FmuExportTest, MistakesAreOneLineAndNoFmuIsLeftHalfWritten) {

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "cosim/platform/paths.hpp"
+#include "cosim/test/allocation_probe.hpp"
 #include "cosim/util/errors.hpp"
 #include "cosim/test/scratch_dir.hpp"
 
@@ -84,6 +85,15 @@ TEST_F(FmuBackendMapping, AMappingFileScalesAndOffsetsOutputsIntoJoints) {
               HasSubstr("bad.map:1: variable 'm' is no Float64 or Float32 output (it is a Float64 parameter)"));
   EXPECT_THAT(error_of({"fmu=" + test_fmu("msd3.fmu"), "mapping=" + write("twice.map", "A/b = x\nA/b = v\n").string()}),
               HasSubstr("twice.map:2: joint 'A/b' mapped twice"));
+}
+
+TEST(FmuBackend, AdvanceDoesNotAllocateOnceRunning) {
+  // The importer's step (fmi3DoStep and fmi3GetFloat64 on preallocated spans) and the FMU's.
+  const auto backend = make({});
+  backend->advance_to(0.02);
+  const ::cosim::test::AllocationProbe probe;
+  for (int k = 2; k <= 100; ++k) backend->advance_to(k * 0.02);
+  EXPECT_EQ(probe.count(), 0u);
 }
 
 TEST(FmuBackend, ParametersReachTheFmuOrAreRefusedNamingTheVariable) {
