@@ -61,6 +61,11 @@ void print_backends() {
                     spec.doc.c_str(), spec.source.c_str());
         continue;
       }
+      if (cosim::dynamics::is_family(spec)) {  // "fmu.*": a key per variable of the model
+        const std::string key = spec.key.substr(0, spec.key.size() - 1) + "<NAME>";
+        std::printf("    %-24s %s (source: %s)\n", key.c_str(), spec.doc.c_str(), spec.source.c_str());
+        continue;
+      }
       if (spec.text_default) {
         std::printf("    %-24s default %-12s [%s]  %s (source: %s)\n", spec.key.c_str(),
                     spec.text_default->empty() ? "(none)" : spec.text_default->c_str(), spec.unit.c_str(),

@@ -46,9 +46,9 @@ constexpr BackendEntry kRegistry[] = {
     {"fmu",
      "Any co-simulation FMU (FMI 3.0 or 2.0) stepped in the dynamics process, its outputs mapped to scene "
      "joints by name or by a mapping file, its parameters set as fmu.NAME=VALUE; by default a pendulum FMU "
-     "built with cosim (--param fmu=FILE, mapping=FILE; another model needs --scene)",
+     "built with cosim (--param fmu=FILE, mapping=FILE; the scene: --scene, else the one named after the FMU's model)",
      "pendulum", {.dynamics = true, .energy_balance = false},
-     &fmu::fmu_param_specs, &fmu::make_fmu_backend, &fmu::fmu_natural_duration_s, nullptr},
+     &fmu::fmu_param_specs, &fmu::make_fmu_backend, &fmu::fmu_natural_duration_s, &fmu::fmu_model_scene},
 #endif
     {"kinematic",
      "Robotino follows the rose reference exactly: Jacobian inverse kinematics, wheel and roller "

@@ -18,6 +18,7 @@
 #include "cosim/fmi/model_description.hpp"
 #include "cosim/fmi/zip_reader.hpp"
 #include "cosim/platform/paths.hpp"
+#include "cosim/scene/scene_locator.hpp"
 #include "cosim/util/text.hpp"
 
 namespace cosim::dynamics::fmu {
@@ -393,6 +394,19 @@ std::span<const ParamSpec> fmu_param_specs() {
 
 std::unique_ptr<Backend> make_fmu_backend(const Params& params, double t0_s) {
   return std::make_unique<FmuBackend>(plan(params), params, t0_s);
+}
+
+fs::path fmu_model_scene(const Params& params) {
+  const fs::path file = fmu_file(params);
+  fmi::ZipArchive zip(file);
+  const std::string folder = scene::scene_name_of_model(read_description(zip, file.filename().string()).model_name);
+  // From a file anyone may have written: a plain folder name, or nothing.
+  const bool plain = !folder.empty() && folder != "." && folder != ".." &&
+                     folder.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_-.") == std::string::npos;
+  if (!plain) return {};
+  std::error_code ec;
+  const fs::path candidate = scene::scenes_root() / folder;
+  return fs::is_directory(candidate, ec) ? candidate : fs::path{};
 }
 
 double fmu_natural_duration_s(const Params& params) {

@@ -96,6 +96,16 @@ TEST(FmuBackend, AdvanceDoesNotAllocateOnceRunning) {
   EXPECT_EQ(probe.count(), 0u);
 }
 
+TEST(FmuBackend, TheSceneIsTheOneNamedAfterTheFmusModelWhenThereIsOne) {
+  // The visual side's rule without --scene (Hello.model in lower case), so both sides agree.
+  const auto scene_of = [](std::vector<std::string> cli) {
+    return fmu_model_scene(Params::resolve("fmu", fmu_param_specs(), nullptr, cli));
+  };
+  EXPECT_EQ(scene_of({}).filename(), "pendulum");  // modelName "Pendulum"
+  EXPECT_TRUE(std::filesystem::is_directory(scene_of({})));
+  EXPECT_EQ(scene_of({"fmu=" + test_fmu("msd3.fmu")}), std::filesystem::path{});  // "MassSpringDamper": no such scene
+}
+
 TEST(FmuBackend, ParametersReachTheFmuOrAreRefusedNamingTheVariable) {
   const auto damped = make({"fmu.damping=2"});
   for (int i = 1; i <= 250; ++i) damped->advance_to(i * 0.02);

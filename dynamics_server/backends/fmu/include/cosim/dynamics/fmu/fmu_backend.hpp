@@ -4,6 +4,7 @@
 /// outputs mapped to scene joints (docs/fmi.md). By default the pendulum FMU built with cosim
 /// (pendulum_fmu/), for scenes/pendulum.
 
+#include <filesystem>
 #include <memory>
 #include <span>
 
@@ -25,5 +26,11 @@ std::unique_ptr<Backend> make_fmu_backend(const Params& params, double t0_s);
 
 /// The FMU's default experiment (stop - start), else 10 s.
 double fmu_natural_duration_s(const Params& params);
+
+/// The scene of the FMU's model: the scene folder named after its modelName in lower case
+/// under the scenes root, the rule the visual side follows without --scene (Hello.model), when
+/// there is one ("Robotino" -> scenes/robotino: cosim's exported FMUs); else empty (the
+/// registry's default scene). A name that is no plain folder name is ignored.
+std::filesystem::path fmu_model_scene(const Params& params);
 
 }  // namespace cosim::dynamics::fmu
