@@ -305,7 +305,7 @@ void supervise(std::span<Side* const> sides, Interrupts& interrupts, const std::
 /// (a viewer that refused an option before connecting would leave the dynamics waiting its
 /// whole --open-timeout), at once after a dynamics that ended, even with exit 0 (--version
 /// after "--"), without writing run.json into `run_dir`: it never opened the channel. Returns
-/// the side that failed first, or null.
+/// the side that crashed, else the side that failed first, or null.
 const Side* supervise_run(Side& dynamics, Side& visual, const fs::path& run_dir, Interrupts& interrupts) {
   struct Watch {
     Side& failed;
@@ -344,6 +344,11 @@ const Side* supervise_run(Side& dynamics, Side& visual, const fs::path& run_dir,
     const bool followed = dynamics.exit_code == util::kExitPeerFailure && visual.exit_code.value_or(0) != 0;
     if (dynamics.exit_code.value_or(0) != 0) first_failure = followed ? &visual : &dynamics;
     else if (visual.exit_code.value_or(0) != 0 && !visual_followed) first_failure = &visual;
+  }
+  // A side that crashed is the cause, whichever was seen ending first: its peer only saw the
+  // channel close (a peer error of its own, which may reach the poll first).
+  for (const Side* side : sides) {
+    if (side->exit_code && !platform::crash_description(*side->exit_code).empty()) return side;
   }
   return first_failure;
 }

@@ -107,7 +107,7 @@ TEST_F(BrokenFmuTest, AFixedStepFmuTakesItsStepAndAFramePeriodNotAMultipleIsOneL
 TEST_F(BrokenFmuTest, ACrashInDoStepKillsTheDynamicsAndTheRunFolderKeepsWhatWasWritten) {
   // SIGSEGV; under AddressSanitizer its report, then SIGABRT (scripts/sanitize.sh: abort_on_error).
   EXPECT_THAT(platform::crash_description(run_dynamics("crash")), ::testing::StartsWith("a crash (SIG")) << err();
-  // The tables are flushed at every frame (20 fps): every row to the frame at 0.5 s, where the
+  // An FMU runs foreign code: the tables are flushed at every frame (20 fps): every row to the frame at 0.5 s, where the
   // next step writes through a null pointer.
   expect_clock_rows_up_to(0.5);
   EXPECT_EQ(read_run_json(run_dir()).get<std::string>("status"), "running") << "written at the start, never ended";

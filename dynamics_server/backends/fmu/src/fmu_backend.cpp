@@ -281,6 +281,7 @@ class FmuBackend final : public Backend {
       : Backend("fmu", p.fmu->md.model_name, p.joint_names, p.output_names, t0_s), plan_(std::move(p)) {
     const fmi::ModelDescription& md = plan_.fmu->md;
     set_model_file(plan_.name);
+    set_runs_foreign_code();  // the FMU's binary: a crash in it must not lose the rows before
     for (const Mapped& m : plan_.joints) joint_vrs_.push_back(m.variable->value_reference);
     for (const fmi::Variable* v : plan_.outputs) output_vrs_.push_back(v->value_reference);
     joint_values_.resize(joint_vrs_.size());

@@ -83,6 +83,10 @@ class Backend {
   using InterruptCheck = bool (*)() noexcept;
   void set_interrupt_check(InterruptCheck check) { interrupt_check_ = check; }
 
+  /// True for a model whose code is not cosim's (an FMU's binary): it may crash the process
+  /// rather than throw, so the run keeps its tables on disk after every frame.
+  bool runs_foreign_code() const { return runs_foreign_code_; }
+
   /// Where the model's own messages go, one line each (an FMU's log): the run's event log
   /// (dynamics.log). Those said before a sink is set (while the model was made) are given to
   /// it at once; without a sink they are kept, up to kKeptMessages.
@@ -110,6 +114,8 @@ class Backend {
   /// Throws util::InterruptedError naming `t_s` [s] (the model's time reached) once the
   /// interrupt check says so. For a backend's inner loop: cheap, but not every step.
   void throw_if_interrupted(double t_s) const;
+  /// For a derived constructor that runs code not compiled with cosim (runs_foreign_code).
+  void set_runs_foreign_code() { runs_foreign_code_ = true; }
   /// One line of the model's own (set_message_sink). Allocates: not for every step.
   void say(std::string line);
 
@@ -132,6 +138,7 @@ class Backend {
   std::vector<double> joint_values_;
   std::vector<double> outputs_;
   InterruptCheck interrupt_check_ = nullptr;
+  bool runs_foreign_code_ = false;
   MessageSink message_sink_;
   std::vector<std::string> kept_messages_;  // said before the sink was set
   std::size_t dropped_messages_ = 0;        // beyond kKeptMessages

@@ -35,8 +35,9 @@ class FrameLoop {
   FrameLoop(Backend& backend, ProbeKinematics& kinematics, RunRecord& record, ProbeComparator& comparator,
             ServerSession* session, const LoopSettings& settings, util::EventLog& log);
 
-  /// Writes the initial state, then every output step and frame to the end of the run; the
-  /// tables are flushed after each frame.
+  /// Writes the initial state, then every output step and frame to the end of the run; for a
+  /// backend that runs foreign code (Backend::runs_foreign_code), the tables are flushed after
+  /// each frame.
   /// Throws util::PeerError when the visual side misbehaves or leaves early,
   /// util::InterruptedError (naming the frame) after a stop signal, and the backend's errors.
   void run();
