@@ -12,6 +12,7 @@
 #include <string_view>
 #include <system_error>
 
+#include "cosim/fmi/shipped_scene.hpp"
 #include "cosim/platform/console.hpp"
 #include "cosim/platform/output_file.hpp"
 #include "cosim/platform/paths.hpp"
@@ -186,12 +187,40 @@ bool gives_open_timeout(const LaunchOptions& options) {
   });
 }
 
-/// The scene both sides draw: --scene; else, for the mujoco backend, the model= file the user
+/// For the fmu backend: the scene the FMU (the last fmu= parameter, found as cosim-dynamics
+/// finds it: as given, then among the FMUs shipped with cosim) ships in resources/cosim/scene/,
+/// unpacked into the user's cache (fmi::shipped_scene), where both sides read it; "" when it
+/// ships none (both sides then take the scene named after its model) or it cannot be read
+/// (cosim-dynamics says why).
+std::string fmu_scene_of(const LaunchOptions& options) {
+  for (auto it = options.param_overrides.rbegin(); it != options.param_overrides.rend(); ++it) {
+    if (!it->starts_with("fmu=")) continue;
+    const fs::path given = platform::path_from_utf8(it->substr(4));
+    std::error_code ec;
+    fs::path file = given;
+    if (!fs::is_regular_file(file, ec) && given.is_relative()) {
+      file = platform::executable_path().parent_path().parent_path() / "share" / "cosim" / "fmus" / given;
+    }
+    if (!fs::is_regular_file(file, ec)) return {};
+    try {
+      const auto scene = fmi::shipped_scene(file);
+      return scene ? platform::utf8(*scene) : std::string();
+    } catch (const util::CosimError&) {
+      return {};
+    }
+  }
+  return {};
+}
+
+/// The scene both sides draw: --scene; else, for the fmu backend, the scene its FMU ships;
+/// else, for the mujoco backend, the model= file the user
 /// gave (a model is its own scene, as cosim-dynamics decides it: BackendEntry::scene_for), found
 /// as the dynamics finds it; else none (each side finds the backend's default scene). Given to
 /// both sides, so that they draw and compare the same probes.
 std::string scene_of(const LaunchOptions& options) {
-  if (!options.scene.empty() || options.backend != "mujoco") return options.scene;
+  if (!options.scene.empty()) return options.scene;
+  if (options.backend == "fmu") return fmu_scene_of(options);
+  if (options.backend != "mujoco") return options.scene;
   for (auto it = options.param_overrides.rbegin(); it != options.param_overrides.rend(); ++it) {
     if (!it->starts_with("model=")) continue;  // the last one wins, as in cosim-dynamics
     const fs::path model = platform::path_from_utf8(it->substr(6));

@@ -6,7 +6,6 @@
 #include <sstream>
 
 #include "cosim/dynamics/params.hpp"
-#include "cosim/dynamics/registry/registry.hpp"
 #include "cosim/platform/paths.hpp"
 #include "cosim/util/errors.hpp"
 #include "cosim/util/text.hpp"
@@ -21,8 +20,6 @@ namespace {
 // A communication point this close to the model's time is the model's time: an importer that
 // adds its steps up is off by a few ulps per step (5000 steps of 0.01 s: ~1e-11 s).
 constexpr double kTimeMatchRelative = 1e-9;
-
-const registry::BackendEntry& entry_of(const void* entry) { return *static_cast<const registry::BackendEntry*>(entry); }
 
 std::string read_small_file(const fs::path& file) {
   std::error_code ec;
@@ -83,7 +80,7 @@ void ModelInstance::require(State expected, const char* what) const {
 }
 
 std::unique_ptr<dynamics::Backend> ModelInstance::build(double t0_s) const {
-  const registry::BackendEntry& entry = entry_of(entry_);
+  const registry::BackendEntry& entry = *entry_;
   const std::vector<std::string> overrides = parameter_overrides(table_, parameters_);
   const dynamics::Params params = dynamics::Params::resolve(entry.name, entry.param_specs(), nullptr, overrides);
   auto backend = entry.make(params, t0_s);

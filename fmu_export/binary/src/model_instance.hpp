@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cosim/dynamics/backend.hpp"
+#include "cosim/dynamics/registry/registry.hpp"
 #include "cosim/fmu_export/variables.hpp"
 
 namespace cosim::fmu_export {
@@ -47,7 +48,7 @@ class ModelInstance {
 
   /// `function` failed with `why`: logged as an error; the instance takes no further step.
   void fail(const char* function, const std::string& why);
-  /// `function` is not offered by cosim FMUs: logged with the reason.
+  /// To the importer's log: errors and warnings always, OK messages when logging is on.
   void log(Status status, const char* category, const std::string& message) const;
   bool logging_on() const { return logging_on_; }
 
@@ -60,7 +61,7 @@ class ModelInstance {
   std::string name_;
   LogFunction log_;
   bool logging_on_ = false;
-  const void* entry_ = nullptr;  // the registry row (registry::BackendEntry)
+  const dynamics::registry::BackendEntry* entry_ = nullptr;  // the backend's registry row
   ModelVariables table_;
   std::vector<double> parameters_, exported_parameters_;  // spec order
   bool parameters_changed_ = false;

@@ -1,6 +1,7 @@
 // A backend packed as an FMU (export.hpp).
 #include "cosim/fmu_export/export.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -9,8 +10,10 @@
 
 #include "cosim/dynamics/params.hpp"
 #include "cosim/dynamics/registry/registry.hpp"
+#include "cosim/fmi/shipped_scene.hpp"
 #include "cosim/fmi/zip_writer.hpp"
 #include "cosim/platform/paths.hpp"
+#include "cosim/scene/scene_locator.hpp"
 #include "cosim/util/errors.hpp"
 #include "cosim/util/text.hpp"
 
@@ -26,18 +29,36 @@ constexpr std::uintmax_t kMaxBinaryBytes = std::uintmax_t{256} << 20;
 // Largest reference result [rows]: a longer experiment packs every n-th step.
 constexpr std::size_t kMaxReferenceRows = 20'000;
 
-std::string read_binary(const fs::path& file) {
+// A file's bytes, at most kMaxBinaryBytes; `missing` says what to do when it is not there.
+std::string read_bytes(const fs::path& file, const std::string& missing) {
   std::error_code ec;
   const auto size = fs::file_size(file, ec);
-  if (ec || !fs::is_regular_file(file, ec)) {
-    throw util::BadInputError(platform::utf8(file) + ": no such binary (build the target cosim_fmu, or give --binary)");
-  }
-  if (size > kMaxBinaryBytes) throw util::BadInputError(platform::utf8(file) + ": larger than 256 MiB: not an FMU binary");
+  if (ec || !fs::is_regular_file(file, ec)) throw util::BadInputError(platform::utf8(file) + ": " + missing);
+  if (size > kMaxBinaryBytes) throw util::BadInputError(platform::utf8(file) + ": larger than 256 MiB");
   std::ifstream in(file, std::ios::binary);
   std::ostringstream bytes;
   bytes << in.rdbuf();
   if (!in) throw util::BadInputError(platform::utf8(file) + ": cannot read");
   return bytes.str();
+}
+
+// The backend's scene folder as the FMU ships it (fmi::shipped_scene): what the scene reader
+// needs (projects/, robots/, objects/, meshes/), regular files only, sorted: the same bytes
+// from the same scene.
+std::vector<std::pair<std::string, std::string>> scene_entries(const fs::path& folder) {
+  std::vector<std::pair<std::string, fs::path>> files;
+  for (const char* part : {"projects", "robots", "objects", "meshes"}) {
+    std::error_code ec;
+    if (!fs::is_directory(folder / part, ec)) continue;
+    for (const auto& f : fs::recursive_directory_iterator(folder / part)) {  // links not followed
+      if (f.is_symlink() || !f.is_regular_file()) continue;
+      files.emplace_back(std::string(fmi::kShippedScenePrefix) + fs::relative(f.path(), folder).generic_string(), f.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& [name, path] : files) out.emplace_back(name, read_bytes(path, "vanished while packing"));
+  return out;
 }
 
 // binaries/<platform>/ for a binary of this extension and FMI version.
@@ -146,10 +167,14 @@ void export_fmu(const ExportOptions& o, const std::function<void(const std::stri
     for (const auto& [name, bytes] : entries) {
       if (name.rfind("binaries/" + folder + "/", 0) == 0) throw util::BadInputError("--binary: two binaries for " + folder);
     }
-    entries.emplace_back("binaries/" + folder + "/" + id + binary.extension().string(), read_binary(binary));
+    entries.emplace_back("binaries/" + folder + "/" + id + binary.extension().string(),
+                         read_bytes(binary, "no such binary (build the target cosim_fmu, or give --binary)"));
   }
   entries.emplace_back("resources/cosim/backend.txt", table.backend + "\n");
   entries.emplace_back("resources/cosim/parameters.params", parameters_file(table));
+  if (o.scene) {  // the model draws itself in cosim wherever the FMU goes (docs/fmi.md)
+    for (auto& file : scene_entries(scene::find_default_scene(entry.default_scene))) entries.push_back(std::move(file));
+  }
   if (o.reference) {
     say("running " + table.backend + " for the reference result (" + util::format("%g s in steps of %g s)", e.stop_s, e.step_s));
     entries.emplace_back("extra/cosim/reference.csv", reference_csv(entry, params, table, e));

@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
   cosim::fmu_export::ExportOptions o;
   fs::path params_file, output;
   std::optional<double> stop_s, step_s;
-  bool no_reference = false;
+  bool no_reference = false, no_scene = false;
   exp->add_option("--backend", o.backend, "the backend: " + cosim::util::join(cosim::fmu_export::exportable_backends()))
       ->required();
   cosim::util::add_path_option(*exp, "--params", params_file, "parameter file (key = value lines): the FMU's start values");
@@ -42,6 +42,8 @@ int main(int argc, char** argv) {
   exp->add_option("--stop", stop_s, "the default experiment's stop time [s] (default: the backend's own scenario)");
   exp->add_option("--step", step_s, "the default experiment's step [s] (default: 0.02, cosim-dynamics' output step)");
   exp->add_flag("--no-reference", no_reference, "do not run the model for extra/cosim/reference.csv");
+  exp->add_flag("--no-scene", no_scene, "do not pack the backend's scene (resources/cosim/scene/: cosim draws the model "
+                                        "from it wherever the FMU goes)");
   app.add_subcommand("list", "prints the backends that can be exported");
   app.footer("Examples:\n"
              "  cosim-fmu export --backend robotino -o robotino.fmu\n"
@@ -60,6 +62,7 @@ int main(int argc, char** argv) {
     o.stop_s = stop_s;
     o.step_s = step_s;
     o.reference = !no_reference;
+    o.scene = !no_scene;
     cosim::fmu_export::export_fmu(o, [](const std::string& line) { std::fprintf(stderr, "cosim-fmu: %s\n", line.c_str()); });
     return cosim::util::kExitOk;
   } catch (const cosim::util::CosimError& e) {

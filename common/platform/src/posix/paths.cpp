@@ -45,4 +45,17 @@ std::optional<std::filesystem::path> find_program(std::string_view name) {
 
 std::string user_tag() { return std::to_string(::geteuid()); }
 
+std::filesystem::path user_cache_dir() {
+  const auto env = [](const char* name) -> std::optional<std::filesystem::path> {
+    const char* value = std::getenv(name);
+    if (value == nullptr || *value == '\0') return std::nullopt;
+    return std::filesystem::path(value);
+  };
+  if (auto dir = env("COSIM_CACHE_DIR")) return *dir;
+  if (auto dir = env("XDG_CACHE_HOME")) return *dir / "cosim";
+  if (auto home = env("HOME")) return *home / ".cache" / "cosim";
+  const char* tmp = std::getenv("TMPDIR");
+  return std::filesystem::path(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") / ("cosim-cache-" + user_tag());
+}
+
 }  // namespace cosim::platform

@@ -2,7 +2,9 @@
 
 #include <windows.h>
 
+#include <optional>
 #include <random>
+#include <string>
 #include <system_error>
 
 namespace cosim::platform {
@@ -70,6 +72,20 @@ std::string user_tag() {
     tag += keep ? static_cast<char>(c) : '_';
   }
   return tag;
+}
+
+std::filesystem::path user_cache_dir() {
+  const auto env = [](const wchar_t* name) -> std::optional<std::filesystem::path> {
+    const DWORD n = GetEnvironmentVariableW(name, nullptr, 0);
+    if (n <= 1) return std::nullopt;
+    std::wstring value(n, L'\0');
+    value.resize(GetEnvironmentVariableW(name, value.data(), n));
+    if (value.empty()) return std::nullopt;
+    return std::filesystem::path(value);
+  };
+  if (auto dir = env(L"COSIM_CACHE_DIR")) return *dir;
+  if (auto dir = env(L"LOCALAPPDATA")) return *dir / "cosim";
+  return std::filesystem::temp_directory_path() / ("cosim-cache-" + user_tag());
 }
 
 }  // namespace cosim::platform

@@ -16,6 +16,7 @@
 
 #include "cosim/fmi/instance.hpp"
 #include "cosim/fmi/model_description.hpp"
+#include "cosim/fmi/shipped_scene.hpp"
 #include "cosim/fmi/zip_reader.hpp"
 #include "cosim/platform/paths.hpp"
 #include "cosim/scene/scene_locator.hpp"
@@ -399,6 +400,11 @@ std::unique_ptr<Backend> make_fmu_backend(const Params& params, double t0_s) {
 
 fs::path fmu_model_scene(const Params& params) {
   const fs::path file = fmu_file(params);
+  try {
+    if (auto shipped = fmi::shipped_scene(file)) return *shipped;
+  } catch (const util::CosimError& e) {
+    throw ParamError(e.what());
+  }
   fmi::ZipArchive zip(file);
   const std::string folder = scene::scene_name_of_model(read_description(zip, file.filename().string()).model_name);
   // From a file anyone may have written: a plain folder name, or nothing.

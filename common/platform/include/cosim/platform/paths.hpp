@@ -38,6 +38,11 @@ std::optional<std::filesystem::path> find_program(std::string_view name);
 /// folder ($TMPDIR or /tmp; %TEMP%). Throws std::system_error naming it.
 std::filesystem::path make_private_temp_dir(std::string_view prefix);
 
+/// This user's cache folder for cosim (not created here): $COSIM_CACHE_DIR if set, else
+/// $XDG_CACHE_HOME/cosim, else $HOME/.cache/cosim (on Windows %LOCALAPPDATA%\cosim); the temp
+/// folder's cosim-cache-<user_tag()> when none of them is set.
+std::filesystem::path user_cache_dir();
+
 /// A short tag for per-user default names: the effective uid on POSIX ("1000"), the user
 /// name on Windows (letters, digits, '-', '_' and '.' kept, others as '_').
 std::string user_tag();

@@ -3,7 +3,7 @@
 /// A registered backend packed as an FMI 3.0 or 2.0 co-simulation FMU (cosim-fmu export,
 /// docs/fmi.md): modelDescription.xml from the backend's parameter table, joints and outputs;
 /// the binary (fmu_export/binary) for Linux and, when given, Windows; the backend's name and
-/// parameters in resources/cosim/; a reference result in extra/cosim/.
+/// parameters in resources/cosim/, with the backend's scene; a reference result in extra/cosim/.
 
 #include <filesystem>
 #include <functional>
@@ -36,6 +36,7 @@ struct ExportOptions {
   std::vector<std::filesystem::path> binaries;
   std::optional<double> stop_s, step_s;             ///< default: the backend's natural duration, 0.02 s
   bool reference = true;                            ///< run the model and pack extra/cosim/reference.csv
+  bool scene = true;                                ///< pack the backend's scene in resources/cosim/scene/
 };
 
 /// Writes the FMU (through a temporary file beside it, renamed at the end: no half-written FMU).

@@ -27,10 +27,13 @@ std::unique_ptr<Backend> make_fmu_backend(const Params& params, double t0_s);
 /// The FMU's default experiment (stop - start), else 10 s.
 double fmu_natural_duration_s(const Params& params);
 
-/// The scene of the FMU's model: the scene folder named after its modelName in lower case
-/// under the scenes root, the rule the visual side follows without --scene (Hello.model), when
-/// there is one ("Robotino" -> scenes/robotino: cosim's exported FMUs); else empty (the
-/// registry's default scene). A name that is no plain folder name is ignored.
+/// The scene of the FMU's model: the one it ships in resources/cosim/scene/, unpacked into the
+/// user's cache (fmi::shipped_scene; the launcher gives the same folder to the visual side);
+/// else the scene folder named after its modelName in lower case under the scenes root, the
+/// rule the visual side follows without --scene (Hello.model), when there is one ("Robotino"
+/// -> scenes/robotino); else empty (the registry's default scene). A name that is no plain
+/// folder name is ignored. Throws ParamError for an FMU the zip reader refuses or a cache that
+/// cannot be written.
 std::filesystem::path fmu_model_scene(const Params& params);
 
 }  // namespace cosim::dynamics::fmu
