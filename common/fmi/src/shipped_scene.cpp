@@ -11,6 +11,7 @@
 
 #include "cosim/fmi/zip_reader.hpp"
 #include "cosim/platform/paths.hpp"
+#include "cosim/util/digest.hpp"
 #include "cosim/util/errors.hpp"
 
 namespace cosim::fmi {
@@ -19,15 +20,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// FNV-1a, 64 bits: names the cached copy; two FMUs with the same scene share it.
-std::uint64_t fnv1a_scene(std::string_view text, std::uint64_t hash) {
-  for (const char c : text) {
-    hash ^= static_cast<unsigned char>(c);
-    hash *= 0x100000001b3ULL;
-  }
-  return hash;
-}
-
 std::atomic<unsigned> g_partials{0};  // a process unpacking twice uses two partial folders
 
 }  // namespace
@@ -35,13 +27,13 @@ std::atomic<unsigned> g_partials{0};  // a process unpacking twice uses two part
 std::optional<fs::path> shipped_scene(const fs::path& fmu) {
   ZipArchive zip(fmu);  // every name checked: none climbs out, none is a link
   std::vector<const ZipEntry*> entries;
-  std::uint64_t digest = 0xcbf29ce484222325ULL;
+  std::uint64_t digest = util::kFnv1aBasis;  // names the cached copy: the same scene, one copy
   for (const ZipEntry& e : zip.entries()) {
     if (e.name.size() <= kShippedScenePrefix.size() || e.name.compare(0, kShippedScenePrefix.size(), kShippedScenePrefix) != 0) {
       continue;
     }
     entries.push_back(&e);
-    digest = fnv1a_scene(e.name + "\t" + std::to_string(e.size) + "\t" + std::to_string(e.crc32) + "\n", digest);
+    digest = util::fnv1a_64(e.name + "\t" + std::to_string(e.size) + "\t" + std::to_string(e.crc32) + "\n", digest);
   }
   if (entries.empty()) return std::nullopt;
   char name[17];

@@ -5,20 +5,12 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include "cosim/util/digest.hpp"
 #include "cosim/util/errors.hpp"
 
 namespace cosim::fmu_export {
 
 namespace {
-
-// FNV-1a, 64 bits: a digest, not a secret (the token only has to change with the model).
-std::uint64_t fnv1a(std::string_view text, std::uint64_t hash) {
-  for (const char c : text) {
-    hash ^= static_cast<unsigned char>(c);
-    hash *= 0x100000001b3ULL;
-  }
-  return hash;
-}
 
 const char* source_name(Source s) {
   switch (s) {
@@ -106,12 +98,12 @@ ModelVariables model_variables(std::string_view backend_name, std::span<const dy
 }
 
 std::string instantiation_token(const ModelVariables& table) {
-  std::uint64_t a = fnv1a("cosim-fmu 1\n" + table.backend + "\n" + table.model_name + "\n", 0xcbf29ce484222325ULL);
-  std::uint64_t b = fnv1a(table.backend, 0x84222325cbf29ce4ULL);
+  std::uint64_t a = util::fnv1a_64("cosim-fmu 1\n" + table.backend + "\n" + table.model_name + "\n");
+  std::uint64_t b = util::fnv1a_64(table.backend, 0x84222325cbf29ce4ULL);  // a second, independent start
   for (const Variable& v : table.variables) {
     const std::string line = v.name + "\t" + source_name(v.source) + "\t" + v.unit + "\n";
-    a = fnv1a(line, a);
-    b = fnv1a(line, b ^ a);
+    a = util::fnv1a_64(line, a);
+    b = util::fnv1a_64(line, b ^ a);
   }
   char text[40];
   std::snprintf(text, sizeof text, "{%08" PRIx64 "-%04" PRIx64 "-%04" PRIx64 "-%04" PRIx64 "-%012" PRIx64 "}", a >> 32,
