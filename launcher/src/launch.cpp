@@ -231,7 +231,7 @@ std::string scene_of(const LaunchOptions& options) {
 }
 
 /// `open_timeout`: an --open-timeout for the side, or empty for none (its own default).
-std::vector<std::string> dynamics_args(const LaunchOptions& options, const std::string& channel,
+std::vector<std::string> dynamics_args(const LaunchOptions& options, const std::string& scene, const std::string& channel,
                                        const fs::path& run_dir, std::string_view open_timeout) {
   std::vector<std::string> args{"--backend", options.backend, "--fps",     options.fps,
                                 "--mode",    options.mode,    "--rate",    options.rate,
@@ -239,7 +239,7 @@ std::vector<std::string> dynamics_args(const LaunchOptions& options, const std::
   // Not given: the dynamics runs the backend's natural duration.
   if (!options.duration_s.empty()) args.insert(args.end(), {"--duration", options.duration_s});
   if (!open_timeout.empty()) args.insert(args.end(), {"--open-timeout", std::string(open_timeout)});
-  if (const std::string scene = scene_of(options); !scene.empty()) args.insert(args.end(), {"--scene", scene});
+  if (!scene.empty()) args.insert(args.end(), {"--scene", scene});
   for (const std::string& folder : options.package_path) args.insert(args.end(), {"--package-path", folder});
   if (!options.params.empty()) args.insert(args.end(), {"--params", options.params});
   for (const std::string& override : options.param_overrides) args.insert(args.end(), {"--param", override});
@@ -248,11 +248,11 @@ std::vector<std::string> dynamics_args(const LaunchOptions& options, const std::
   return args;
 }
 
-std::vector<std::string> visual_args(const LaunchOptions& options, const std::string& name,
+std::vector<std::string> visual_args(const LaunchOptions& options, const std::string& scene, const std::string& name,
                                      const std::string& channel, const fs::path& run_dir, std::string_view open_timeout) {
   std::vector<std::string> args{"--channel", channel, "--out", platform::utf8(run_dir)};
   if (!open_timeout.empty()) args.insert(args.end(), {"--open-timeout", std::string(open_timeout)});
-  if (const std::string scene = scene_of(options); !scene.empty()) args.insert(args.end(), {"--scene", scene});
+  if (!scene.empty()) args.insert(args.end(), {"--scene", scene});
   for (const std::string& folder : options.package_path) args.insert(args.end(), {"--package-path", folder});
   if (name == "cosim-recorder") args.push_back("--quiet");  // the dynamics prints the summary
   args.insert(args.end(), options.visual_options.begin(), options.visual_options.end());
@@ -460,12 +460,14 @@ int launch(const LaunchOptions& options) {
   const std::string_view open_timeout =
       options.channel.empty() && !gives_open_timeout(options) ? kPrivateOpenTimeout_s : std::string_view();
 
+  // One scene for both sides, found once (an FMU's is unpacked into the cache here).
+  const std::string scene = scene_of(options);
   Interrupts interrupts;
   Side dynamics =
-      start(programs, "cosim-dynamics", dynamics_args(options, channel, run.path, open_timeout), options.verbose);
+      start(programs, "cosim-dynamics", dynamics_args(options, scene, channel, run.path, open_timeout), options.verbose);
   Side visual;
   try {
-    visual = start(programs, visual_name, visual_args(options, visual_name, channel, run.path, open_timeout),
+    visual = start(programs, visual_name, visual_args(options, scene, visual_name, channel, run.path, open_timeout),
                    options.verbose);
   } catch (const util::CosimError&) {
     stop(dynamics);  // it would wait for a peer that never comes

@@ -57,6 +57,20 @@ ZipWriter::ZipWriter(const std::filesystem::path& file) : file_(file), out_(file
   if (!out_) throw util::OutputError(platform::utf8(file) + ": cannot create");
 }
 
+// The fields a local header and a central directory entry share, in that order: version
+// needed, flags, method, time, date, CRC-32, sizes, name length.
+void ZipWriter::put_shared_fields(std::string& out, const Written& w) {
+  put16(out, kVersion);
+  put16(out, kUtf8Flag);
+  put16(out, kDeflated);
+  put16(out, kDosTime);
+  put16(out, kDosDate);
+  put32(out, w.crc32);
+  put32(out, w.packed);
+  put32(out, w.size);
+  put16(out, static_cast<std::uint32_t>(w.name.size()));
+}
+
 void ZipWriter::write(std::string_view bytes) {
   out_.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   if (!out_) throw util::OutputError(platform::utf8(file_) + ": cannot write (disk full?)");
@@ -82,15 +96,7 @@ void ZipWriter::add(const std::string& name, std::string_view bytes) {
                   static_cast<std::uint32_t>(offset_)};
   std::string header;
   put32(header, kLocalSig);
-  put16(header, kVersion);
-  put16(header, kUtf8Flag);
-  put16(header, kDeflated);
-  put16(header, kDosTime);
-  put16(header, kDosDate);
-  put32(header, w.crc32);
-  put32(header, w.packed);
-  put32(header, w.size);
-  put16(header, static_cast<std::uint32_t>(name.size()));
+  put_shared_fields(header, w);
   put16(header, 0);  // no extra field
   header += name;
   write(header);
@@ -105,15 +111,7 @@ void ZipWriter::finish() {
   for (const Written& w : written_) {
     put32(central, kCentralSig);
     put16(central, kMadeByUnix);
-    put16(central, kVersion);
-    put16(central, kUtf8Flag);
-    put16(central, kDeflated);
-    put16(central, kDosTime);
-    put16(central, kDosDate);
-    put32(central, w.crc32);
-    put32(central, w.packed);
-    put32(central, w.size);
-    put16(central, static_cast<std::uint32_t>(w.name.size()));
+    put_shared_fields(central, w);
     put16(central, 0);  // extra
     put16(central, 0);  // comment
     put16(central, 0);  // disk

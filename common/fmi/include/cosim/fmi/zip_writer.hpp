@@ -33,6 +33,7 @@ class ZipWriter {
     std::uint32_t crc32, packed, size, offset;
   };
   void write(std::string_view bytes);
+  static void put_shared_fields(std::string& out, const Written& w);
 
   std::filesystem::path file_;
   std::ofstream out_;
